@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import {
+  Catalogue,
+  HIDDEN_GEM_MAX_REVIEWS,
+  HIDDEN_GEM_MIN_RATING,
+} from '../../src/catalogue/catalogue.js';
+import { seededCatalogue as catalogue, expectErrorBody, seededApp } from '../helpers.js';
+
+const SUMMARY_KEYS = ['id', 'title', 'genre', 'releaseYear', 'rating'];
+
+describe('JSON API /api/games', () => {
+  const app = seededApp().callback();
+  const someGame = catalogue.topRated(1)[0]!;
+
+  it('GET /api/games lists every game in the summary shape', async () => {
+    const res = await request(app).get('/api/games').expect(200).expect('Content-Type', /json/);
+    expect(res.body).to.have.length(catalogue.size);
+    for (const item of res.body) expect(item).to.have.all.keys(SUMMARY_KEYS);
+    expect(res.headers['cache-control']).to.match(/max-age=\d+/);
+  });
+
+  it('GET /api/games/top-rated gives the 10 best, highest first', async () => {
+    const res = await request(app).get('/api/games/top-rated').expect(200);
+    expect(res.body).to.have.length(10);
+    expect(res.body.map((g: { id: number }) => g.id)).to.deep.equal(
+      catalogue.topRated(10).map((g) => g.id),
+    );
+    for (const item of res.body) expect(item).to.have.all.keys(SUMMARY_KEYS);
+    const ratings = res.body.map((g: { rating: number }) => g.rating);
+    expect(ratings).to.deep.equal([...ratings].sort((a, b) => b - a));
+  });
+
+  it('GET /api/games/hidden-gems gives the gems with their review counts', async () => {
+    const res = await request(app).get('/api/games/hidden-gems').expect(200);
+    expect(res.body).to.have.length(catalogue.hiddenGems().length);
+    for (const gem of res.body) {
+      expect(gem).to.have.all.keys([...SUMMARY_KEYS, 'reviewCount']);
+      expect(gem.rating).to.be.at.least(HIDDEN_GEM_MIN_RATING);
+      expect(gem.reviewCount).to.be.below(HIDDEN_GEM_MAX_REVIEWS);
+    }
+  });
+
+  describe('GET /api/games/genre/:genre', () => {
+    it('gives every game of the genre, case-insensitively', async () => {
+      const genre = someGame.genre;
+      const expected = catalogue.games.filter((g) => g.genre === genre).map((g) => g.id);
+      for (const asked of [genre, genre.toUpperCase(), genre.toLowerCase()]) {
+        const res = await request(app)
+          .get(`/api/games/genre/${encodeURIComponent(asked)}`)
+          .expect(200);
+        expect(res.body.map((g: { id: number }) => g.id)).to.have.members(expected);
+      }
+    });
+
+    it('accepts a limit', async () => {
+      const res = await request(app).get(`/api/games/genre/${someGame.genre}?limit=2`).expect(200);
+      expect(res.body).to.have.length(2);
+    });
+
+    it('answers 400 for a bad limit', async () => {
+      for (const limit of ['0', 'abc', '1001', '2.5', '-1', '']) {
+        expectErrorBody(
+          await request(app).get(`/api/games/genre/${someGame.genre}?limit=${limit}`),
+          400,
+        );
+      }
+      const repeated = await request(app).get(`/api/games/genre/${someGame.genre}?limit=1&limit=2`);
+      expectErrorBody(repeated, 400);
+      expect(repeated.body.details[0].field).to.equal('limit');
+    });
+
+    it('answers 404 for a genre no game has', async () => {
+      expectErrorBody(await request(app).get('/api/games/genre/opera'), 404);
+      expectErrorBody(await request(app).get('/api/games/genre'), 404);
+    });
+  });
+
+  describe('GET /api/games/:id', () => {
+    it('gives the full game', async () => {
+      const res = await request(app).get(`/api/games/${someGame.id}`).expect(200);
+      expect(res.body).to.deep.equal(someGame);
+    });
+
+    it('answers 404 for an unknown id', async () => {
+      expectErrorBody(await request(app).get('/api/games/999999'), 404);
+    });
+
+    it('answers 400 for an id that is not a positive integer', async () => {
+      for (const id of ['abc', '0', '-1', '1.5', '1e3', '01', '99999999999999999999', '%20']) {
+        const res = await request(app).get(`/api/games/${id}`);
+        expectErrorBody(res, 400);
+        expect(res.body.details).to.deep.equal([
+          { field: 'id', message: 'must be a positive integer' },
+        ]);
+      }
+    });
+
+    it('never reads top-rated, hidden-gems or genre as an id', async () => {
+      for (const path of ['top-rated', 'hidden-gems']) {
+        const res = await request(app).get(`/api/games/${path}`).expect(200);
+        expect(res.body).to.be.an('array');
+      }
+      expect((await request(app).get('/api/games/genre')).status).to.equal(404);
+    });
+  });
+
+  describe('GET /api/games/:id/recommendations', () => {
+    it('gives three other games of the same genre', async () => {
+      const res = await request(app).get(`/api/games/${someGame.id}/recommendations`).expect(200);
+      expect(res.body).to.have.length(3);
+      for (const item of res.body) {
+        expect(item).to.have.all.keys(SUMMARY_KEYS);
+        expect(item.genre).to.equal(someGame.genre);
+        expect(item.id).to.not.equal(someGame.id);
+      }
+    });
+
+    it('answers 404 for an unknown id and 400 for a bad one', async () => {
+      expectErrorBody(await request(app).get('/api/games/999999/recommendations'), 404);
+      expectErrorBody(await request(app).get('/api/games/x/recommendations'), 400);
+    });
+  });
+
+  describe('errors', () => {
+    it('answers unknown API paths with the JSON 404 body', async () => {
+      for (const path of ['/api', '/api/nope', '/api/games/1/nope', '/api/games/top-rated/x']) {
+        expectErrorBody(await request(app).get(path), 404);
+      }
+    });
+
+    it('answers other methods with the JSON 405 body and an Allow header', async () => {
+      for (const method of ['post', 'put', 'delete', 'patch'] as const) {
+        const res = await request(app)[method]('/api/games').send({ title: 'x' });
+        expectErrorBody(res, 405);
+        expect(res.headers.allow ?? '').to.include('GET');
+      }
+      expectErrorBody(await request(app).delete(`/api/games/${someGame.id}`), 405);
+    });
+
+    it('answers HEAD like GET without a body', async () => {
+      const res = await request(app).head('/api/games/top-rated').expect(200);
+      expect(res.headers['content-type']).to.match(/json/);
+      expect(res.text).to.equal(undefined);
+    });
+
+    it('revalidates with ETag and answers 304', async () => {
+      const first = await request(app).get('/api/games').expect(200);
+      expect(first.headers.etag).to.match(/^"/);
+      await request(app)
+        .get('/api/games')
+        .set('If-None-Match', first.headers.etag ?? '')
+        .expect(304);
+    });
+
+    it('turns an unexpected failure into a generic JSON 500 and logs it', async () => {
+      const logged: unknown[] = [];
+      const logger = { info() {}, warn() {}, error: (...args: unknown[]) => logged.push(args) };
+      class BrokenCatalogue extends Catalogue {
+        override byId(): never {
+          throw new Error('secret detail at /srv/app/file.ts');
+        }
+      }
+      const broken = createApp({ catalogue: new BrokenCatalogue(catalogue.games), logger });
+      const res = await request(broken.callback()).get('/api/games/1');
+      expectErrorBody(res, 500);
+      expect(res.body.error).to.equal('Internal Server Error');
+      expect(res.text).to.not.include('secret');
+      expect(logged).to.have.length(1);
+    });
+  });
+
+  describe('service', () => {
+    it('GET /healthz reports ok', async () => {
+      const res = await request(app).get('/healthz').expect(200);
+      expect(res.body).to.deep.equal({ status: 'ok', games: catalogue.size });
+    });
+
+    it('puts the security headers on every response', async () => {
+      for (const path of ['/api/games', '/api/nope', '/', '/nope', '/healthz']) {
+        const res = await request(app).get(path);
+        expect(res.headers['x-content-type-options'], path).to.equal('nosniff');
+        expect(res.headers['x-frame-options'], path).to.equal('DENY');
+        expect(res.headers['content-security-policy'], path).to.include("default-src 'self'");
+      }
+    });
+  });
+});
