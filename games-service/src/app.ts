@@ -1,15 +1,23 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
+import compress from 'koa-compress';
 import views from 'koa-views';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { loadAssets } from './http/assets.js';
+import { conditionalGet } from './http/conditional.js';
+import { corsFor } from './http/cors.js';
 import { type ErrorBody, errorHandler } from './http/errors.js';
+import { mount } from './http/operations.js';
+import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
+import { COMPRESS_THRESHOLD } from './http/respond.js';
 import { securityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './log.js';
-import { apiRoutes } from './routes/api.js';
+import { apiOperations, apiRouter } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
+import { docs, healthOperation } from './routes/service.js';
 import { viewHelpers } from './view-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,9 +31,18 @@ export interface AppOptions {
   random?: () => number;
   /** Compile each template once (off while editing them). */
   cacheViews?: boolean;
+  /** Origins allowed to call the JSON API from a browser; `*` for any. */
+  corsOrigins?: readonly string[];
 }
 
-const isApi = (ctx: Context) => ctx.path === '/api' || ctx.path.startsWith('/api/');
+/** Requests answered with JSON, errors included. */
+const isApi = (ctx: Context) =>
+  ctx.path.startsWith('/api/') || ['/api', '/healthz', '/openapi.json'].includes(ctx.path);
+
+/** The OpenAPI document of every JSON route. */
+export function apiDocument(catalogue: Catalogue) {
+  return docs([healthOperation(catalogue.size), ...apiOperations(catalogue)]).document;
+}
 
 export function createApp({
   catalogue,
@@ -33,14 +50,23 @@ export function createApp({
   logRequests = false,
   random = Math.random,
   cacheViews = true,
+  corsOrigins = ['*'],
 }: AppOptions): Koa {
   const app = new Koa();
   const assets = loadAssets(join(root, 'public'));
-  const api = apiRoutes(catalogue);
-  const pages = pageRoutes(catalogue, random);
+  const health = healthOperation(catalogue.size);
+  const api = apiOperations(catalogue);
+  const routers = [
+    mount(new Router(), [health]),
+    apiRouter(api),
+    docs([health, ...api]).router,
+    pageRoutes(catalogue, random),
+  ];
 
+  app.use(requestId());
   if (logRequests) app.use(requestLog(logger));
   app.use(securityHeaders());
+  app.use(compress({ threshold: COMPRESS_THRESHOLD, deflate: false, zstd: false }));
   app.use(
     errorHandler({
       logger,
@@ -54,6 +80,8 @@ export function createApp({
       },
     }),
   );
+  app.use(conditionalGet());
+  app.use(corsFor(isApi, corsOrigins));
   app.use(assets.middleware());
   app.use(
     views(join(root, 'views'), {
@@ -67,12 +95,6 @@ export function createApp({
     ctx.state.h = viewHelpers;
     await next();
   });
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/healthz') return next();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok', games: catalogue.size };
-  });
-  app.use(api.routes()).use(api.allowedMethods());
-  app.use(pages.routes()).use(pages.allowedMethods());
+  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

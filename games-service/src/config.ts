@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseOrigins } from './http/cors.js';
 
 const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -8,6 +9,7 @@ export interface Config {
   host: string;
   gamesFile: string;
   logRequests: boolean;
+  corsOrigins: string[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -20,5 +22,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     gamesFile: env.GAMES_FILE ?? join(serviceRoot, '..', 'seeds', 'games.json'),
     logRequests: env.LOG_REQUESTS !== 'false',
+    corsOrigins: parseOrigins(env.CORS_ORIGINS, ['*']),
   };
 }

@@ -9,7 +9,12 @@ const logger = createLogger();
 try {
   const config = readConfig();
   const catalogue = new Catalogue(loadGames(config.gamesFile));
-  const app = createApp({ catalogue, logger, logRequests: config.logRequests });
+  const app = createApp({
+    catalogue,
+    logger,
+    logRequests: config.logRequests,
+    corsOrigins: config.corsOrigins,
+  });
   await serve(app, config, logger);
   logger.info('games-service listening', {
     url: `http://${config.host}:${config.port}`,

@@ -1,11 +1,19 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppOptions, createApp } from '../src/app.js';
+import { type AppOptions, apiDocument, createApp } from '../src/app.js';
 import { Catalogue } from '../src/catalogue/catalogue.js';
 import { loadGames } from '../src/catalogue/load.js';
 import { readConfig } from '../src/config.js';
+import { Conformance } from './conformance.js';
 
 export const seededCatalogue = new Catalogue(loadGames(readConfig({}).gamesFile));
+
+export const conformance = new Conformance(
+  apiDocument(seededCatalogue) as never,
+  (path) => path.startsWith('/api/') || ['/api', '/healthz', '/openapi.json'].includes(path),
+);
+/** supertest, with every API response checked against the OpenAPI document. */
+export const request = conformance.request.bind(conformance);
 
 export function seededApp(options: Partial<AppOptions> = {}) {
   return createApp({ catalogue: seededCatalogue, ...options });

@@ -32,9 +32,13 @@ export function parseGames(data: unknown, source = 'games'): Game[] {
     const problems = (validateGames.errors ?? []).map((error) => describe(error, data));
     throw new SeedError(`${source}: invalid games:\n  ${problems.join('\n  ')}`);
   }
-  const duplicates = [...findDuplicates(data, 'id'), ...findDuplicates(data, 'title')];
-  if (duplicates.length > 0) {
-    throw new SeedError(`${source}: invalid games:\n  ${duplicates.join('\n  ')}`);
+  const problems = [
+    ...findDuplicates(data, 'id'),
+    ...findDuplicates(data, 'title'),
+    ...findLongRatings(data),
+  ];
+  if (problems.length > 0) {
+    throw new SeedError(`${source}: invalid games:\n  ${problems.join('\n  ')}`);
   }
   return data;
 }
@@ -52,6 +56,16 @@ function describe(error: ErrorObject, data: unknown): string {
   return name === undefined
     ? `${label}: ${error.message}`
     : `${label}: field "${name}" ${error.keyword === 'additionalProperties' ? 'is not allowed' : error.message}`;
+}
+
+function findLongRatings(games: Game[]): string[] {
+  return games.flatMap(({ rating, title }, index) =>
+    rating === null || Number(rating.toFixed(1)) === rating
+      ? []
+      : [
+          `record ${index} (${JSON.stringify(title)}): field "rating" must have one decimal at most`,
+        ],
+  );
 }
 
 function findDuplicates(games: Game[], field: 'id' | 'title'): string[] {

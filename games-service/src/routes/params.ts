@@ -1,7 +1,23 @@
 import type { Context } from 'koa';
 import { httpError } from '../http/errors.js';
+import type { Parameter } from '../http/operations.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
+
+export const idParameter: Parameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The game id, a positive integer',
+  schema: { type: 'integer', minimum: 1 },
+};
+
+export const limitParameter: Parameter = {
+  name: 'limit',
+  in: 'query',
+  description: 'At most this many games',
+  schema: { type: 'integer', minimum: 1, maximum: 1000 },
+};
 
 /** A path id as a positive safe integer, or undefined when it cannot be one. */
 export function parseId(raw: string | undefined): number | undefined {
@@ -10,15 +26,11 @@ export function parseId(raw: string | undefined): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
-/** An optional integer query parameter within [min, max]; 400 otherwise. */
-export function integerQuery(
-  ctx: Context,
-  name: string,
-  min: number,
-  max: number,
-): number | undefined {
+/** An optional integer query parameter within its documented bounds; 400 otherwise. */
+export function integerQuery(ctx: Context, { name, schema }: Parameter): number | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
+  const { minimum: min, maximum: max } = schema as { minimum: number; maximum: number };
   const value = typeof raw === 'string' && /^-?[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) {
     throw httpError(400, `${name} must be an integer from ${min} to ${max}`, [

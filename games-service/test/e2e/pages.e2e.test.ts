@@ -73,12 +73,33 @@ describe('pages in Chromium', function () {
     expect(violations).to.deep.equal([]);
   });
 
-  for (const path of ['/', '/top-rated', '/hidden-gems', '/games/1', '/games/999999', '/nope']) {
+  for (const path of [
+    '/',
+    '/top-rated',
+    '/hidden-gems',
+    '/games/1',
+    '/games/999999',
+    '/nope',
+    '/docs',
+  ]) {
     it(`${path} has no accessibility violations`, async () => {
       await page.goto(url + path);
       await expectAccessible(page);
     });
   }
+
+  it('renders the API reference from /openapi.json', async () => {
+    const document = await (await fetch(`${url}/openapi.json`)).json();
+    await page.goto(`${url}/docs`);
+    const headings = await page.locator('.operation h2').allTextContents();
+    for (const [path, methods] of Object.entries(document.paths as Record<string, object>)) {
+      for (const method of Object.keys(methods)) {
+        expect(headings).to.include(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    await page.locator('.schema summary').first().click();
+    expect(await page.locator('.schema pre').first().isVisible()).to.equal(true);
+  });
 
   it('is readable on a phone: nothing overflows sideways', async () => {
     await page.setViewportSize({ width: 360, height: 740 });

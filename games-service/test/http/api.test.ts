@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import {
   Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
   HIDDEN_GEM_MIN_RATING,
 } from '../../src/catalogue/catalogue.js';
-import { seededCatalogue as catalogue, expectErrorBody, seededApp } from '../helpers.js';
+import { seededCatalogue as catalogue, expectErrorBody, request, seededApp } from '../helpers.js';
 
 const SUMMARY_KEYS = ['id', 'title', 'genre', 'releaseYear', 'rating'];
 

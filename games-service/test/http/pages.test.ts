@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import {
   Catalogue,
@@ -7,7 +6,7 @@ import {
   HIDDEN_GEM_MIN_RATING,
 } from '../../src/catalogue/catalogue.js';
 import { makeGame } from '../fixtures.js';
-import { seededCatalogue as catalogue, seededApp } from '../helpers.js';
+import { seededCatalogue as catalogue, request, seededApp } from '../helpers.js';
 
 const gameLinks = (html: string) =>
   [...html.matchAll(/href="\/games\/(\d+)"/g)].map((m) => Number(m[1]));

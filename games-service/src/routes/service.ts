@@ -1,0 +1,51 @@
+import Router from '@koa/router';
+import { type JsonSchema, mount, type Operation, openApiDocument } from '../http/operations.js';
+import { once, prepareJson, sendPrepared } from '../http/respond.js';
+
+const API_INFO = {
+  title: 'Game Shelf API',
+  version: '1.0.0',
+  description:
+    'A read-only catalogue of video games. Lists are bare arrays; errors are `{"error", "status"}` objects.',
+};
+
+const healthSchema = {
+  type: 'object',
+  required: ['status', 'games'],
+  properties: { status: { const: 'ok' }, games: { type: 'integer', minimum: 0 } },
+};
+
+export function healthOperation(gameCount: number): Operation {
+  return {
+    id: 'health',
+    method: 'get',
+    path: '/healthz',
+    summary: 'Whether the service is up',
+    responses: { 200: { description: 'The service is up', schema: healthSchema } },
+    errors: [],
+    handler: (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { status: 'ok', games: gameCount };
+    },
+  };
+}
+
+/** The OpenAPI document of the operations (itself included), served at /openapi.json and as the /docs page. */
+export function docs(operations: readonly Operation[]): { document: JsonSchema; router: Router } {
+  const json = once(() => prepareJson(document));
+  const self: Operation = {
+    id: 'openApiDocument',
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object' } } },
+    errors: [],
+    handler: (ctx) => sendPrepared(ctx, json(), 'public, max-age=300'),
+  };
+  const document = openApiDocument(API_INFO, [...operations, self]);
+  const router = mount(new Router(), [self]).get('/docs', async (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=300');
+    await ctx.render('docs', { title: 'API reference', api: document });
+  });
+  return { document, router };
+}
