@@ -49,7 +49,7 @@ export class Conformance {
       return;
     }
     if (response.content && method.toUpperCase() !== 'HEAD') {
-      const pointer = `#/paths/${escape(route.template)}/${documented}/responses/${res.status}/content/application~1json/schema`;
+      const pointer = `#/paths/${jsonPointerEscape(route.template)}/${documented}/responses/${res.status}/content/application~1json/schema`;
       this.#validate(pointer, res, label);
     }
   }
@@ -86,4 +86,4 @@ export class Conformance {
   }
 }
 
-const escape = (template: string) => template.replace(/~/g, '~0').replace(/\//g, '~1');
+const jsonPointerEscape = (template: string) => template.replace(/~/g, '~0').replace(/\//g, '~1');
