@@ -1,0 +1,265 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import { type Planned, planItineraries } from '../../src/itineraries/itineraries.js';
+import { seededRandom } from '../../src/itineraries/random.js';
+import { makeDestination, makeTemplate } from '../fixtures.js';
+import { seededItineraries as itineraries, seededApp, seededEntry } from '../helpers.js';
+
+const money = (units: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(units);
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const itineraryLinks = (html: string) =>
+  [...html.matchAll(/href="\/itineraries\/([^"]+)"/g)].map((m) => m[1]);
+
+function expectCleanPage(html: string) {
+  expect(html).to.match(/^<!DOCTYPE html>/);
+  expect(html).to.not.match(/undefined|NaN|null|\[object |\bat .*\.ts:\d+/);
+  expect(html).to.include('<header').and.include('<main').and.include('<footer');
+  expect(html).to.include('href="/"').and.include('href="/api/itineraries"');
+  expect(html, 'no inline style or script').to.not.match(
+    /style=|<style|<script>|<script(?![^>]*\bsrc=)/,
+  );
+}
+
+describe('pages', () => {
+  const app = seededApp().callback();
+
+  describe('/', () => {
+    it('offers every destination in a dropdown inside a GET form', async () => {
+      const res = await request(app).get('/').expect(200).expect('Content-Type', /html/);
+      expectCleanPage(res.text);
+      expect(res.text).to.include('<form class="picker" method="get" action="/itineraries">');
+      expect(res.text).to.include('<label for="destination">');
+      const select =
+        /<select id="destination" name="destination"[^>]*>([\s\S]*?)<\/select>/.exec(
+          res.text,
+        )?.[1] ?? '';
+      const options = [...select.matchAll(/<option value="([^"]*)">([^<]*)<\/option>/g)].map(
+        (m) => [m[1], m[2]],
+      );
+      expect(options).to.deep.equal([
+        ['', 'Choose a destination…'],
+        ...itineraries.all.map((e) => [e.slug, e.destination.name]),
+      ]);
+      expect(res.text).to.match(/<button type="submit">/);
+      expect(res.text).to.match(/<script src="\/assets\/destination-picker\.js\?v=[\w-]+" defer>/);
+    });
+
+    it('shows a featured itinerary in full, with a link to its page', async () => {
+      const app = seededApp({ random: () => 0 }).callback();
+      const res = await request(app).get('/').expect(200);
+      expectCleanPage(res.text);
+      const featured = itineraries.all[0] as Planned;
+      const section = res.text.slice(res.text.indexOf('id="featured-title"'));
+      expect(section).to.include(`>${featured.destination.name}</h2>`);
+      for (const activity of featured.itinerary.activities) {
+        expect(section)
+          .to.include(escapeHtml(activity.name))
+          .and.include(escapeHtml(activity.description));
+        expect(section).to.include(money(activity.price));
+      }
+      expect(section).to.include(
+        `Estimated total budget: <strong>${money(featured.itinerary.totalCost)}</strong>`,
+      );
+      expect(itineraryLinks(section)).to.deep.equal([featured.slug]);
+    });
+
+    it('picks the featured itinerary at random on every load, and is never cached', async () => {
+      const res = await request(app).get('/');
+      expect(res.headers['cache-control']).to.equal('no-store');
+      const featured = new Set<string>();
+      for (let i = 0; i < 30; i++) {
+        const html = (await request(app).get('/')).text;
+        featured.add(/id="featured-title">([^<]+)</.exec(html)?.[1] ?? '');
+      }
+      expect(featured.size).to.be.greaterThan(2);
+      for (const name of featured) expect(itineraries.find(name), name).to.not.equal(undefined);
+    });
+  });
+
+  describe('/itineraries?destination= (the form without JavaScript)', () => {
+    it('redirects a chosen destination to its page', async () => {
+      for (const asked of ['kyoto', 'rio-de-janeiro', 'Rio%20de%20Janeiro', 'RIO+DE+JANEIRO']) {
+        const res = await request(app).get(`/itineraries?destination=${asked}`).expect(302);
+        const slug = asked.startsWith('k') ? 'kyoto' : 'rio-de-janeiro';
+        expect(res.headers.location, asked).to.equal(`/itineraries/${slug}`);
+      }
+    });
+
+    it('sends a form submitted without a choice back to the home page', async () => {
+      for (const query of ['', '?destination=', '?other=1']) {
+        const res = await request(app).get(`/itineraries${query}`).expect(302);
+        expect(res.headers.location).to.equal('/');
+      }
+    });
+
+    it('answers an unknown destination with the 404 page and a bad one with the 400 page', async () => {
+      const missing = await request(app)
+        .get('/itineraries?destination=atlantis')
+        .expect(404)
+        .expect('Content-Type', /html/);
+      expectCleanPage(missing.text);
+      expect(missing.text).to.include('We have no itinerary for atlantis.');
+      for (const query of [
+        'destination=%3Cb%3E',
+        'destination=kyoto&destination=lisbon',
+        `destination=${'a'.repeat(101)}`,
+      ]) {
+        const res = await request(app)
+          .get(`/itineraries?${query}`)
+          .expect(400)
+          .expect('Content-Type', /html/);
+        expectCleanPage(res.text);
+        expect(res.text).to.not.include('<b>');
+      }
+    });
+  });
+
+  describe('/itineraries/:destination', () => {
+    it('shows every activity with its price, the highlights marked, and the total', async () => {
+      for (const { slug, destination, itinerary } of itineraries.all) {
+        const res = await request(app)
+          .get(`/itineraries/${slug}`)
+          .expect(200)
+          .expect('Content-Type', /html/);
+        expectCleanPage(res.text);
+        expect(res.text).to.include(`<h1>${destination.name}</h1>`);
+        expect(res.text)
+          .to.include(escapeHtml(destination.country))
+          .and.include(escapeHtml(destination.summary));
+        const items = res.text.match(/<li class="activity[^"]*">[\s\S]*?<\/li>/g) ?? [];
+        expect(items).to.have.length(itinerary.activities.length);
+        itinerary.activities.forEach((activity, i) => {
+          const item = items[i] ?? '';
+          expect(item)
+            .to.include(escapeHtml(activity.name))
+            .and.include(escapeHtml(activity.description));
+          expect(item).to.include(money(activity.price));
+          expect(item.includes('Highlight'), activity.name).to.equal(activity.highlight);
+          expect(item.includes('activity--highlight'), activity.name).to.equal(activity.highlight);
+        });
+        expect(res.text).to.include(
+          `Estimated total budget: <strong>${money(itinerary.totalCost)}</strong>`,
+        );
+        expect(res.headers['cache-control']).to.equal('public, max-age=300');
+      }
+    });
+
+    it('draws a bar per activity sized by its share of the budget', async () => {
+      const { slug, itinerary } = seededEntry('paris');
+      const res = await request(app).get(`/itineraries/${slug}`).expect(200);
+      const rows = res.text.match(/<li class="budget__row">[\s\S]*?<\/li>/g) ?? [];
+      expect(rows).to.have.length(itinerary.activities.length);
+      const total = Math.round(itinerary.totalCost * 100);
+      itinerary.activities.forEach((activity, i) => {
+        const share = Math.round(activity.price * 100) / total;
+        const row = rows[i] ?? '';
+        expect(row)
+          .to.include(escapeHtml(activity.name))
+          .and.include(`${money(activity.price)} (${Math.round(share * 100)}%)`);
+        const width = Number(/budget__bar w-(\d+)/.exec(row)?.[1]);
+        expect(width % 5).to.equal(0);
+        expect(Math.abs(width - share * 100), activity.name).to.be.at.most(
+          Math.max(2.5, 5 - share * 100),
+        );
+      });
+    });
+
+    it('matches the display name too, case-insensitively', async () => {
+      for (const asked of ['New%20York', 'NEW-YORK', 'new%20york']) {
+        const res = await request(app).get(`/itineraries/${asked}`).expect(200);
+        expect(res.text).to.include('<h1>New York</h1>');
+      }
+    });
+
+    it('answers an unknown destination with the 404 page in the layout', async () => {
+      for (const path of [
+        '/itineraries/atlantis',
+        '/itineraries/Atl%C3%A0ntis',
+        '/nope',
+        '/itineraries/kyoto/extra',
+      ]) {
+        const res = await request(app).get(path).expect(404).expect('Content-Type', /html/);
+        expectCleanPage(res.text);
+        expect(res.text).to.include('Page not found');
+        expect(res.headers['cache-control']).to.equal('no-store');
+      }
+      const named = await request(app).get('/itineraries/Atl%C3%A0ntis');
+      expect(named.text).to.include('We have no itinerary for Atlàntis.');
+    });
+
+    it('answers a malformed destination with the 400 page in the layout', async () => {
+      for (const raw of [
+        '%E0%A4%A',
+        `${'a'.repeat(101)}`,
+        '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+        'a%3Bb',
+        '%00',
+      ]) {
+        const res = await request(app)
+          .get(`/itineraries/${raw}`)
+          .expect(400)
+          .expect('Content-Type', /html/);
+        expectCleanPage(res.text);
+        expect(res.text).to.not.include('<script>alert');
+      }
+    });
+  });
+
+  it('escapes markup in the data', async () => {
+    const evil = makeDestination({
+      name: 'Evil Town',
+      country: 'Ex<b>land',
+      summary: '"quoted" & <i>italic</i>',
+      activities: Array.from({ length: 10 }, (_, i) =>
+        makeTemplate({
+          name: `<script>alert(${i})</script>`,
+          description: '<img src=x onerror=alert(1)>',
+        }),
+      ),
+    });
+    const evilApp = createApp({
+      itineraries: planItineraries([evil], 'x'),
+      random: seededRandom(1),
+    }).callback();
+    for (const path of ['/', '/itineraries/evil-town']) {
+      const res = await request(evilApp).get(path).expect(200);
+      expect(res.text)
+        .to.not.include('<script>alert')
+        .and.not.include('<b>')
+        .and.not.include('<i>')
+        .and.not.include('<img');
+      expect(res.text)
+        .to.include('&lt;script&gt;alert(')
+        .and.include('&quot;quoted&quot; &amp; &lt;i&gt;');
+    }
+  });
+
+  it('serves the stylesheet and the script with versioned URLs cached for good', async () => {
+    const home = await request(app).get('/');
+    for (const [name, type] of [
+      ['styles.css', /text\/css/],
+      ['destination-picker.js', /text\/javascript/],
+    ] as const) {
+      const href = new RegExp(`(/assets/${name.replace('.', '\\.')}\\?v=[\\w-]+)"`).exec(
+        home.text,
+      )?.[1];
+      expect(href, name).to.be.a('string');
+      const res = await request(app).get(String(href)).expect(200).expect('Content-Type', type);
+      expect(res.headers['cache-control']).to.include('immutable');
+    }
+    expect((await request(app).get('/assets/nope.css')).status).to.equal(404);
+  });
+
+  it('has a width class in the stylesheet for every bar width it draws', async () => {
+    const home = await request(app).get('/');
+    const href = /(\/assets\/styles\.css\?v=[\w-]+)"/.exec(home.text)?.[1] ?? '';
+    const css = (await request(app).get(href)).text;
+    for (let width = 0; width <= 100; width += 5)
+      expect(css.replace(/\s+/g, ' ')).to.include(`.w-${width} { width: ${width}%; }`);
+  });
+});
