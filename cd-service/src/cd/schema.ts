@@ -1,0 +1,91 @@
+/**
+ * The one definition of a CD. Everything else is derived from FIELDS: the ajv schemas
+ * (validate.ts), the list query schema, the SQLite table (store/sqlite-schema.ts), the
+ * Mongoose schema (store/mongo-schema.ts) and the public shape of a record (toCd).
+ */
+
+export const MAX_TEXT_LENGTH = 200;
+export const MIN_YEAR = 1800;
+
+type FieldSpec = (
+  | { kind: 'text'; maxLength: number; filterKey?: string }
+  | { kind: 'year'; minimum: number }
+) & { sortable?: boolean };
+
+/**
+ * The fields a client gives. `filterKey` names the derived, indexed key of a field that
+ * `GET /cds` filters on; `sortable` fields may be named by `sort`.
+ */
+export const FIELDS = {
+  title: { kind: 'text', maxLength: MAX_TEXT_LENGTH, sortable: true },
+  artist: { kind: 'text', maxLength: MAX_TEXT_LENGTH, filterKey: 'artistKey', sortable: true },
+  genre: { kind: 'text', maxLength: MAX_TEXT_LENGTH, filterKey: 'genreKey' },
+  releaseYear: { kind: 'year', minimum: MIN_YEAR, sortable: true },
+} as const satisfies Record<string, FieldSpec>;
+
+type Fields = typeof FIELDS;
+export type FieldName = keyof Fields;
+export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
+
+/** What a client gives to create a CD. */
+export type CdInput = { [K in FieldName]: Fields[K]['kind'] extends 'text' ? string : number };
+/** What a client gives to change a CD: any non-empty subset of the fields. */
+export type CdPatch = Partial<CdInput>;
+
+/** The fields the service sets; a client may not give them. */
+export const SERVICE_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
+
+/** A CD as clients see it. */
+export type Cd = { id: string } & CdInput & { createdAt: string; updatedAt: string };
+
+export type SortField = {
+  [K in FieldName]: Fields[K] extends { sortable: true } ? K : never;
+}[FieldName];
+export const SORT_FIELDS = FIELD_NAMES.filter((name) => 'sortable' in FIELDS[name]) as SortField[];
+
+export type FilterField = {
+  [K in FieldName]: Fields[K] extends { filterKey: string } ? K : never;
+}[FieldName];
+export type FilterKey = { [K in FilterField]: Fields[K]['filterKey'] }[FilterField];
+/** The filterable fields and the names of their derived keys. */
+export const FILTERS = FIELD_NAMES.flatMap((field) => {
+  const spec: FieldSpec = FIELDS[field];
+  return 'filterKey' in spec && spec.filterKey ? [{ field, key: spec.filterKey }] : [];
+}) as { field: FilterField; key: FilterKey }[];
+
+/** A CD as a store holds it: the public fields plus the derived filter keys. */
+export type CdRecord = Cd & { [K in FilterKey]: string };
+
+/** What a store changes on an update: some fields, their keys, and always updatedAt. */
+export type CdChanges = CdPatch & Partial<Record<FilterKey, string>> & { updatedAt: string };
+
+/**
+ * The key under which artist and genre are matched: trimmed, Unicode-normalized and
+ * lower-cased, computed here only, so that both stores match exactly alike.
+ */
+export function filterKey(value: string): string {
+  return value.trim().normalize('NFC').toLowerCase();
+}
+
+/** The latest valid release year: next year, computed when asked. */
+export function maxYear(now: Date = new Date()): number {
+  return now.getUTCFullYear() + 1;
+}
+
+/** What a store returns (a row or a document), in the public shape and field order. */
+export function toCd(record: Record<string, unknown>): Cd {
+  const cd: Record<string, unknown> = { id: String(record.id ?? record._id) };
+  for (const name of FIELD_NAMES) cd[name] = record[name];
+  cd.createdAt = toIsoString(record.createdAt);
+  cd.updatedAt = toIsoString(record.updatedAt);
+  return cd as Cd;
+}
+
+/** The shape of each item for `fields=title`. */
+export function toTitleOnly(record: Record<string, unknown>): { title: string } {
+  return { title: String(record.title) };
+}
+
+function toIsoString(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}

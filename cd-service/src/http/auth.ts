@@ -1,0 +1,28 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { httpError } from './errors.js';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Writes need `Authorization: Bearer <token>`. Both tokens are hashed first, so that the
+ * constant-time comparison sees equal lengths and leaks neither content nor length.
+ */
+export function requireToken(token: string | undefined): Middleware {
+  if (token === undefined) return (_ctx, next) => next();
+  const expected = digest(token);
+  return async (ctx, next) => {
+    const match = /^Bearer +(\S+) *$/i.exec(ctx.get('Authorization'));
+    if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
+      throw httpError(
+        401,
+        'This needs a valid bearer token: Authorization: Bearer <token>',
+        undefined,
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,19 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../log.js';
+
+/** One structured log line per request, written once the response is decided. */
+export function requestLog(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      logger.info('request', {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Number(process.hrtime.bigint() - start) / 1e6,
+      });
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import type { ListQuery } from '../cd/query.js';
+import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
+
+export type StoreKind = 'sqlite' | 'mongodb';
+
+/** One page of a list, and how many records match in all. */
+export interface Page {
+  items: Cd[] | { title: string }[];
+  total: number;
+}
+
+/**
+ * Where CDs live. Both stores behave alike for every client-visible detail; the service
+ * computes ids, timestamps and filter keys, the store only keeps and finds records.
+ * A promise resolved by a write means that the write is durable.
+ */
+export interface CdStore {
+  readonly kind: StoreKind;
+  insert(record: CdRecord): Promise<Cd>;
+  get(id: string): Promise<Cd | undefined>;
+  /** The updated CD, or undefined when there is none with this id. */
+  update(id: string, changes: CdChanges): Promise<Cd | undefined>;
+  /** Whether there was a CD with this id. */
+  delete(id: string): Promise<boolean>;
+  list(query: ListQuery): Promise<Page>;
+  count(): Promise<number>;
+  /**
+   * Loads the sample collection on the store's first start: only when it has never been
+   * seeded and holds no CD. Returns how many were inserted.
+   */
+  seedOnce(records: CdRecord[]): Promise<number>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,148 @@
+import querystring from 'node:querystring';
+import { expect } from 'chai';
+import { buildListQuery, checkListParams, DEFAULT_LIMIT } from '../../src/cd/query.js';
+
+const details = (raw: Record<string, string | string[]>) => {
+  const checked = checkListParams(raw);
+  return checked.ok ? [] : checked.details;
+};
+
+describe('checkListParams', () => {
+  it('accepts every parameter, trimmed, and turns integers into numbers', () => {
+    expect(
+      checkListParams({
+        artist: ' Linkin Park ',
+        genre: 'Nu Metal',
+        before: '2000',
+        fields: 'title',
+        sort: '-releaseYear',
+        limit: '10',
+        offset: '20',
+      }),
+    ).to.deep.equal({
+      ok: true,
+      value: {
+        artist: 'Linkin Park',
+        genre: 'Nu Metal',
+        before: 2000,
+        fields: 'title',
+        sort: '-releaseYear',
+        limit: 10,
+        offset: 20,
+      },
+    });
+    expect(checkListParams({})).to.deep.equal({ ok: true, value: {} });
+    expect(checkListParams({ before: '-5' }).ok).to.equal(true);
+  });
+
+  it('refuses invalid values, naming the parameter', () => {
+    const cases: [string, string][] = [
+      ['before', 'abc'],
+      ['before', '2.5'],
+      ['before', ''],
+      ['before', '1e3'],
+      ['before', '9999999999999999999'],
+      ['fields', 'bogus'],
+      ['fields', 'title,artist'],
+      ['sort', 'genre'],
+      ['sort', 'bogus'],
+      ['sort', '+title'],
+      ['limit', '0'],
+      ['limit', '1001'],
+      ['limit', 'abc'],
+      ['limit', '-1'],
+      ['offset', '-1'],
+      ['offset', '1000001'],
+      ['offset', '1.5'],
+      ['artist', ''],
+      ['genre', '   '],
+    ];
+    for (const [name, value] of cases) {
+      const found = details({ [name]: value });
+      expect(
+        found.map((d) => d.field),
+        `${name}=${value}`,
+      ).to.deep.equal([name]);
+      expect(found[0]?.message).to.be.a('string').and.not.equal('');
+    }
+    expect(details({ limit: '0' })[0]?.message).to.equal('must be an integer from 1 to 1000');
+    expect(details({ sort: 'x' })[0]?.message).to.match(
+      /title, -title, artist, -artist, releaseYear, -releaseYear/,
+    );
+  });
+
+  it('accepts the edges of the ranges', () => {
+    for (const raw of [{ limit: '1' }, { limit: '1000' }, { offset: '0' }, { offset: '1000000' }]) {
+      expect(checkListParams(raw).ok, JSON.stringify(raw)).to.equal(true);
+    }
+  });
+
+  it('refuses a repeated parameter', () => {
+    expect(details({ artist: ['a', 'b'], limit: '5' })).to.deep.equal([
+      { field: 'artist', message: 'must be given once' },
+    ]);
+  });
+
+  it('refuses unknown parameters, listing the allowed ones', () => {
+    const found = details({ colour: 'red' });
+    expect(found).to.have.length(1);
+    expect(found[0]?.field).to.equal('colour');
+    expect(found[0]?.message).to.equal(
+      'is not allowed (allowed: artist, genre, before, fields, sort, limit, offset)',
+    );
+  });
+
+  it('treats __proto__ and constructor as unknown parameters', () => {
+    // As node's querystring parses `?__proto__=x&constructor=y`: own keys of a bare object.
+    const raw = querystring.parse('__proto__=x&constructor=y') as Record<string, string>;
+    expect(details(raw).map((d) => d.field)).to.have.members(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).x).to.equal(undefined);
+  });
+});
+
+describe('buildListQuery', () => {
+  it('defaults to every field, by title then id, 100 from the start', () => {
+    expect(buildListQuery({})).to.deep.equal({
+      where: [],
+      orderBy: [
+        { field: 'title', direction: 1 },
+        { field: 'id', direction: 1 },
+      ],
+      fields: 'all',
+      limit: DEFAULT_LIMIT,
+      offset: 0,
+    });
+  });
+
+  it('turns filters into conditions on the lower-case keys', () => {
+    expect(
+      buildListQuery({ artist: 'Linkin PARK', genre: 'ROCK', before: 2000 }).where,
+    ).to.deep.equal([
+      { field: 'artistKey', op: 'eq', value: 'linkin park' },
+      { field: 'genreKey', op: 'eq', value: 'rock' },
+      { field: 'releaseYear', op: 'lt', value: 2000 },
+    ]);
+  });
+
+  it('sorts as asked, ties broken by title then id', () => {
+    expect(buildListQuery({ sort: '-title' }).orderBy).to.deep.equal([
+      { field: 'title', direction: -1 },
+      { field: 'id', direction: 1 },
+    ]);
+    expect(buildListQuery({ sort: '-releaseYear' }).orderBy).to.deep.equal([
+      { field: 'releaseYear', direction: -1 },
+      { field: 'title', direction: 1 },
+      { field: 'id', direction: 1 },
+    ]);
+    expect(buildListQuery({ sort: 'artist' }).orderBy).to.deep.equal([
+      { field: 'artist', direction: 1 },
+      { field: 'title', direction: 1 },
+      { field: 'id', direction: 1 },
+    ]);
+  });
+
+  it('passes fields, limit and offset on', () => {
+    const query = buildListQuery({ fields: 'title', limit: 5, offset: 10 });
+    expect([query.fields, query.limit, query.offset]).to.deep.equal(['title', 5, 10]);
+  });
+});

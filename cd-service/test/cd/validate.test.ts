@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { checkCreate, checkUpdate } from '../../src/cd/validate.js';
+import { makeCdInput } from '../helpers.js';
+
+const NOW = new Date('2030-06-15T12:00:00Z');
+const fieldsOf = (checked: ReturnType<typeof checkCreate> | ReturnType<typeof checkUpdate>) =>
+  checked.ok ? [] : checked.details.map((d) => d.field);
+
+describe('checkCreate', () => {
+  it('accepts the four fields and trims the strings', () => {
+    const checked = checkCreate(
+      { title: '  Blue ', artist: '\tJoni Mitchell\n', genre: ' Folk', releaseYear: 1971 },
+      NOW,
+    );
+    expect(checked).to.deep.equal({
+      ok: true,
+      value: { title: 'Blue', artist: 'Joni Mitchell', genre: 'Folk', releaseYear: 1971 },
+    });
+  });
+
+  it('requires every field', () => {
+    for (const field of ['title', 'artist', 'genre', 'releaseYear']) {
+      const body: Record<string, unknown> = { ...makeCdInput() };
+      delete body[field];
+      const checked = checkCreate(body, NOW);
+      expect(checked.ok).to.equal(false);
+      expect(checked.ok ? undefined : checked.details).to.deep.equal([
+        { field, message: 'is required' },
+      ]);
+    }
+  });
+
+  it('refuses empty, whitespace-only, too long and non-string text', () => {
+    for (const bad of ['', '   ', '\n\t', 'x'.repeat(201), 42, null, ['a'], { a: 1 }, true]) {
+      expect(
+        fieldsOf(checkCreate(makeCdInput({ title: bad as string }), NOW)),
+        String(bad),
+      ).to.deep.equal(['title']);
+    }
+  });
+
+  it('counts characters, not UTF-16 units, and counts after trimming', () => {
+    expect(checkCreate(makeCdInput({ artist: '𝄞'.repeat(200) }), NOW).ok).to.equal(true);
+    expect(checkCreate(makeCdInput({ artist: ` ${'a'.repeat(200)} ` }), NOW).ok).to.equal(true);
+    expect(checkCreate(makeCdInput({ artist: '𝄞'.repeat(201) }), NOW).ok).to.equal(false);
+  });
+
+  it('accepts any genre', () => {
+    for (const genre of ['Polka', 'Nu Metal', 'drum & bass', 'Ελληνικά', '%_*']) {
+      expect(checkCreate(makeCdInput({ genre }), NOW).ok, genre).to.equal(true);
+    }
+  });
+
+  it('takes release years from 1800 to next year, computed from the clock', () => {
+    for (const year of [1800, 1999, 2030, 2031]) {
+      expect(checkCreate(makeCdInput({ releaseYear: year }), NOW).ok, String(year)).to.equal(true);
+    }
+    for (const year of [1799, 2032, 2000.5, '2000', -1, null, Number.MAX_SAFE_INTEGER + 2]) {
+      const checked = checkCreate(makeCdInput({ releaseYear: year as number }), NOW);
+      expect(fieldsOf(checked), String(year)).to.deep.equal(['releaseYear']);
+    }
+    const later = new Date('2040-01-01T00:00:00Z');
+    expect(checkCreate(makeCdInput({ releaseYear: 2041 }), later).ok).to.equal(true);
+    const message = (
+      checkCreate(makeCdInput({ releaseYear: 3000 }), NOW) as { details: { message: string }[] }
+    ).details[0]?.message;
+    expect(message).to.equal('must be an integer from 1800 to 2031');
+  });
+
+  it('refuses unknown fields and the fields the service sets, naming each', () => {
+    const checked = checkCreate(
+      { ...makeCdInput(), colour: 'red', id: 'x', createdAt: 'y', updatedAt: 'z' },
+      NOW,
+    );
+    expect(checked.ok).to.equal(false);
+    const details = checked.ok ? [] : checked.details;
+    expect(details.map((d) => d.field)).to.have.members(['colour', 'id', 'createdAt', 'updatedAt']);
+    expect(details.find((d) => d.field === 'id')?.message).to.match(/set by the service/);
+    expect(details.find((d) => d.field === 'colour')?.message).to.match(/not allowed/);
+  });
+
+  it('refuses __proto__ and constructor as plain keys, touching no prototype', () => {
+    const body = JSON.parse(`{"title":"t","artist":"a","genre":"g","releaseYear":2000,
+      "__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}`);
+    const checked = checkCreate(body, NOW);
+    expect(fieldsOf(checked)).to.have.members(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
+  it('refuses a body that is not an object', () => {
+    for (const body of [null, [], [makeCdInput()], 'text', 42, true, undefined]) {
+      expect(checkCreate(body, NOW)).to.deep.equal({
+        ok: false,
+        details: [{ field: 'body', message: 'must be a JSON object' }],
+      });
+    }
+  });
+
+  it('reports every problem at once', () => {
+    expect(fieldsOf(checkCreate({ title: '', releaseYear: 'x', extra: 1 }, NOW))).to.have.members([
+      'title',
+      'artist',
+      'genre',
+      'releaseYear',
+      'extra',
+    ]);
+  });
+
+  it('accepts any valid input and gives it back trimmed (property)', () => {
+    const text = fc
+      .string({ minLength: 1, maxLength: 50, unit: 'grapheme' })
+      .filter((s) => s.trim().length > 0);
+    const pad = fc.constantFrom('', ' ', '\t', '  \n');
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        text,
+        fc.integer({ min: 1800, max: 2031 }),
+        pad,
+        (title, artist, genre, year, p) => {
+          const checked = checkCreate(
+            { title: p + title + p, artist, genre, releaseYear: year },
+            NOW,
+          );
+          expect(checked).to.deep.equal({
+            ok: true,
+            value: {
+              title: title.trim(),
+              artist: artist.trim(),
+              genre: genre.trim(),
+              releaseYear: year,
+            },
+          });
+        },
+      ),
+    );
+  });
+});
+
+describe('checkUpdate', () => {
+  it('accepts any non-empty subset of the fields', () => {
+    expect(checkUpdate({ title: ' New ' }, NOW)).to.deep.equal({
+      ok: true,
+      value: { title: 'New' },
+    });
+    expect(checkUpdate({ releaseYear: 1999, genre: 'Jazz' }, NOW).ok).to.equal(true);
+    expect(checkUpdate(makeCdInput(), NOW).ok).to.equal(true);
+  });
+
+  it('refuses an empty update', () => {
+    const checked = checkUpdate({}, NOW);
+    expect(checked.ok).to.equal(false);
+    expect(checked.ok ? [] : checked.details.map((d) => d.field)).to.deep.equal(['body']);
+  });
+
+  it('refuses invalid values, unknown fields and service fields', () => {
+    expect(fieldsOf(checkUpdate({ title: '  ' }, NOW))).to.deep.equal(['title']);
+    expect(fieldsOf(checkUpdate({ releaseYear: 1700 }, NOW))).to.deep.equal(['releaseYear']);
+    expect(fieldsOf(checkUpdate({ title: 'ok', bogus: 1 }, NOW))).to.deep.equal(['bogus']);
+    expect(fieldsOf(checkUpdate({ id: 'x' }, NOW))).to.deep.equal(['id']);
+    expect(fieldsOf(checkUpdate({ updatedAt: 'x' }, NOW))).to.deep.equal(['updatedAt']);
+    expect(fieldsOf(checkUpdate([], NOW))).to.deep.equal(['body']);
+  });
+});

@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  /** Every log line the server wrote, parsed. */
+  logs: Record<string, unknown>[];
+  /** Resolves with the exit code (or the signal's name) once the process ended. */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Starts the real server (`node --import tsx src/server.ts`, one process) on a free port
+ * and resolves once it logs `cd-service listening`, with the URL it logged.
+ */
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: serviceRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_API_TOKEN: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (entry.message === 'cd-service listening') resolve(String(entry.url));
+      } catch {
+        logs.push({ raw: line });
+      }
+    });
+    void exited.then((code) =>
+      reject(
+        new Error(`server exited (${code}) before listening: ${JSON.stringify(logs)} ${stderr}`),
+      ),
+    );
+  });
+  return { url, child, logs, exited };
+}
+
+/** Stops the server with a signal and waits until it is gone. */
+export async function stopServer(server: RunningServer, signal: NodeJS.Signals = 'SIGTERM') {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
+  return server.exited;
+}
+
+export async function json(url: string, method = 'GET', body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}

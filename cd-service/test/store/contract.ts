@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { buildListQuery, type ListParams } from '../../src/cd/query.js';
+import { changesFor, newRecord } from '../../src/cd/records.js';
+import type { Cd, CdInput } from '../../src/cd/schema.js';
+import type { CdStore } from '../../src/store/store.js';
+import { byCodePoint, makeCdInput } from '../helpers.js';
+import type { StoreFactory, StoreHandle } from '../stores.js';
+
+const PUBLIC_KEYS = ['id', 'title', 'artist', 'genre', 'releaseYear', 'createdAt', 'updatedAt'];
+const T0 = new Date('2024-01-02T03:04:05.678Z');
+const T1 = new Date('2024-06-07T08:09:10.111Z');
+
+/** The behaviour every store has, whatever holds the data: run on each store. */
+export function describeStoreContract(factory: StoreFactory): void {
+  describe(`store contract: ${factory.name}`, () => {
+    let handle: StoreHandle;
+    let store: CdStore;
+
+    beforeEach(async () => {
+      handle = await factory.open();
+      store = handle.store;
+    });
+    afterEach(async () => {
+      await handle.dispose();
+    });
+
+    const add = (overrides: Partial<CdInput> = {}, now = T0) =>
+      store.insert(newRecord(makeCdInput(overrides), randomUUID(), now));
+    const list = async (params: ListParams = {}) => store.list(buildListQuery(params));
+    const titles = async (params: ListParams = {}) =>
+      ((await list(params)).items as { title: string }[]).map((cd) => cd.title);
+
+    it('reports its kind and answers a ping', async () => {
+      expect(store.kind).to.equal(factory.name);
+      await store.ping();
+    });
+
+    it('gives back an inserted CD exactly, in the public shape', async () => {
+      const input = makeCdInput({
+        title: 'Blue',
+        artist: 'Joni Mitchell',
+        genre: 'Folk',
+        releaseYear: 1971,
+      });
+      const id = randomUUID();
+      const created = await store.insert(newRecord(input, id, T0));
+      const expected: Cd = {
+        id,
+        ...input,
+        createdAt: T0.toISOString(),
+        updatedAt: T0.toISOString(),
+      };
+      expect(created).to.deep.equal(expected);
+      const read = await store.get(id);
+      expect(read).to.deep.equal(expected);
+      expect(Object.keys(read as Cd)).to.deep.equal(PUBLIC_KEYS);
+    });
+
+    it('keeps any text as given, quotes and symbols included', async () => {
+      const odd = `O'Brien "%_.*" \\ (a+)+ [x] ; DROP TABLE cds; -- ☃ 𝄞`;
+      const created = await add({ title: odd, artist: odd, genre: odd });
+      expect(await store.get(created.id)).to.deep.equal(created);
+    });
+
+    it('answers undefined for an unknown id', async () => {
+      expect(await store.get(randomUUID())).to.equal(undefined);
+    });
+
+    it('counts its CDs', async () => {
+      expect(await store.count()).to.equal(0);
+      await add();
+      await add();
+      expect(await store.count()).to.equal(2);
+    });
+
+    describe('update', () => {
+      it('changes only the given fields, and updatedAt', async () => {
+        const created = await add({ title: 'Old', artist: 'A', genre: 'G', releaseYear: 1990 });
+        const updated = await store.update(
+          created.id,
+          changesFor({ title: 'New', releaseYear: 1991 }, T1),
+        );
+        expect(updated).to.deep.equal({
+          ...created,
+          title: 'New',
+          releaseYear: 1991,
+          updatedAt: T1.toISOString(),
+        });
+        expect(await store.get(created.id)).to.deep.equal(updated);
+      });
+
+      it('changes each field on its own', async () => {
+        const created = await add();
+        const changes = { title: 'T2', artist: 'A2', genre: 'G2', releaseYear: 1850 } as const;
+        let expected: Cd = created;
+        for (const [field, value] of Object.entries(changes)) {
+          const updated = await store.update(created.id, changesFor({ [field]: value }, T1));
+          expected = { ...expected, [field]: value, updatedAt: T1.toISOString() };
+          expect(updated).to.deep.equal(expected);
+        }
+      });
+
+      it('moves a CD between filters when its artist or genre changes', async () => {
+        const created = await add({ artist: 'Before', genre: 'Old Genre' });
+        await store.update(created.id, changesFor({ artist: 'After', genre: 'New Genre' }, T1));
+        expect((await list({ artist: 'before' })).total).to.equal(0);
+        expect((await list({ artist: 'AFTER' })).total).to.equal(1);
+        expect((await list({ genre: 'old genre' })).total).to.equal(0);
+        expect((await list({ genre: 'new genre' })).total).to.equal(1);
+      });
+
+      it('answers undefined for an unknown id and creates nothing', async () => {
+        expect(await store.update(randomUUID(), changesFor({ title: 'X' }, T1))).to.equal(
+          undefined,
+        );
+        expect(await store.count()).to.equal(0);
+      });
+    });
+
+    describe('delete', () => {
+      it('removes the CD once', async () => {
+        const created = await add();
+        const kept = await add();
+        expect(await store.delete(created.id)).to.equal(true);
+        expect(await store.get(created.id)).to.equal(undefined);
+        expect(await store.delete(created.id)).to.equal(false);
+        expect(await store.get(kept.id)).to.deep.equal(kept);
+        expect(await store.count()).to.equal(1);
+      });
+    });
+
+    describe('list', () => {
+      it('is empty with a total of 0 when there is nothing', async () => {
+        expect(await list()).to.deep.equal({ items: [], total: 0 });
+      });
+
+      it('orders by title then id by default', async () => {
+        await add({ title: 'b' });
+        await add({ title: 'C' });
+        await add({ title: 'a' });
+        const twins = [
+          await add({ title: 'Same' }),
+          await add({ title: 'Same' }),
+          await add({ title: 'Same' }),
+        ];
+        const page = await list();
+        expect(page.total).to.equal(6);
+        const items = page.items as Cd[];
+        expect(items.map((cd) => cd.title)).to.deep.equal(['C', 'Same', 'Same', 'Same', 'a', 'b']);
+        expect(items.slice(1, 4).map((cd) => cd.id)).to.deep.equal(
+          twins.map((cd) => cd.id).sort(byCodePoint),
+        );
+        expect(Object.keys(items[0] as Cd)).to.deep.equal(PUBLIC_KEYS);
+      });
+
+      it('filters by artist and genre, case-insensitively and trimmed, exactly', async () => {
+        await add({ title: '1', artist: 'Linkin Park', genre: 'Nu Metal' });
+        await add({ title: '2', artist: 'LINKIN PARK', genre: 'Rock' });
+        await add({ title: '3', artist: 'Linkin Park Tribute', genre: 'Nu Metal' });
+        await add({ title: '4', artist: 'Björk', genre: 'Électronique' });
+        expect(await titles({ artist: '  linkin park ' })).to.deep.equal(['1', '2']);
+        expect(await titles({ genre: 'NU METAL' })).to.deep.equal(['1', '3']);
+        expect(await titles({ artist: 'linkin park', genre: 'nu metal' })).to.deep.equal(['1']);
+        expect(await titles({ artist: 'BJÖRK', genre: 'ÉLECTRONIQUE' })).to.deep.equal(['4']);
+        expect(await titles({ artist: 'linkin' })).to.deep.equal([]);
+      });
+
+      it('matches characters of regular expressions and SQL literally', async () => {
+        const artists = ['A%', 'AB', 'A_', 'A.*', "O'Brien", 'a+b', '(x)', '[abc]', '\\d', '^$'];
+        for (const artist of artists) await add({ title: artist, artist, genre: artist });
+        for (const artist of artists) {
+          expect(await titles({ artist }), artist).to.deep.equal([artist]);
+          expect(await titles({ genre: artist }), artist).to.deep.equal([artist]);
+        }
+        for (const pattern of ['%', 'A%%', '_B', '.*', 'A.', "' OR '1'='1", '.+', 'a.b']) {
+          expect(await titles({ artist: pattern }), pattern).to.deep.equal([]);
+        }
+      });
+
+      it('keeps the CDs released before a year', async () => {
+        await add({ title: 'old', releaseYear: 1969 });
+        await add({ title: 'edge', releaseYear: 1970 });
+        await add({ title: 'new', releaseYear: 1990 });
+        expect(await titles({ before: 1970 })).to.deep.equal(['old']);
+        expect(await titles({ before: 1971 })).to.deep.equal(['edge', 'old']);
+        expect(await titles({ before: 1800 })).to.deep.equal([]);
+      });
+
+      it('combines every filter with AND', async () => {
+        await add({ title: 'match', artist: 'X', genre: 'Y', releaseYear: 1980 });
+        await add({ title: 'too new', artist: 'X', genre: 'Y', releaseYear: 2000 });
+        await add({ title: 'other genre', artist: 'X', genre: 'Z', releaseYear: 1980 });
+        await add({ title: 'other artist', artist: 'W', genre: 'Y', releaseYear: 1980 });
+        expect(await titles({ artist: 'x', genre: 'y', before: 1990 })).to.deep.equal(['match']);
+      });
+
+      it('gives only titles with fields=title', async () => {
+        await add({ title: 'One' });
+        await add({ title: 'Two' });
+        const page = await list({ fields: 'title' });
+        expect(page).to.deep.equal({ items: [{ title: 'One' }, { title: 'Two' }], total: 2 });
+      });
+
+      it('sorts by title, artist or releaseYear, either way, ties by title then id', async () => {
+        const cds = [
+          await add({ title: 'm', artist: 'Zed', releaseYear: 1990 }),
+          await add({ title: 'a', artist: 'Abe', releaseYear: 2000 }),
+          await add({ title: 'z', artist: 'Abe', releaseYear: 1990 }),
+          await add({ title: 'k', artist: 'Moe', releaseYear: 1970 }),
+          await add({ title: 'k', artist: 'Moe', releaseYear: 1970 }),
+        ];
+        const tie = (a: Cd, b: Cd) => byCodePoint(a.title, b.title) || byCodePoint(a.id, b.id);
+        const expectations: Record<string, (a: Cd, b: Cd) => number> = {
+          title: tie,
+          '-title': (a, b) => byCodePoint(b.title, a.title) || byCodePoint(a.id, b.id),
+          artist: (a, b) => byCodePoint(a.artist, b.artist) || tie(a, b),
+          '-artist': (a, b) => byCodePoint(b.artist, a.artist) || tie(a, b),
+          releaseYear: (a, b) => a.releaseYear - b.releaseYear || tie(a, b),
+          '-releaseYear': (a, b) => b.releaseYear - a.releaseYear || tie(a, b),
+        };
+        for (const [sort, compare] of Object.entries(expectations)) {
+          const ids = ((await list({ sort })).items as Cd[]).map((cd) => cd.id);
+          expect(ids, sort).to.deep.equal([...cds].sort(compare).map((cd) => cd.id));
+        }
+      });
+
+      it('pages through every match once, with the total of matches', async () => {
+        for (let i = 0; i < 7; i++)
+          await add({ title: `same ${i % 2}`, genre: i < 5 ? 'Paged' : 'Other' });
+        const all = ((await list({ genre: 'paged' })).items as Cd[]).map((cd) => cd.id);
+        expect(all).to.have.length(5);
+        const seen: string[] = [];
+        for (let offset = 0; offset < 5; offset += 2) {
+          const page = await list({ genre: 'paged', limit: 2, offset });
+          expect(page.total).to.equal(5);
+          seen.push(...(page.items as Cd[]).map((cd) => cd.id));
+        }
+        expect(seen).to.deep.equal(all);
+        expect(await list({ genre: 'paged', offset: 5 })).to.deep.equal({ items: [], total: 5 });
+      });
+    });
+
+    describe('seedOnce', () => {
+      const records = (n: number) =>
+        Array.from({ length: n }, () => newRecord(makeCdInput(), randomUUID(), T0));
+
+      it('loads the sample on the first start of an empty store, and never again', async () => {
+        expect(await store.seedOnce(records(3))).to.equal(3);
+        expect(await store.count()).to.equal(3);
+        expect(await store.seedOnce(records(3))).to.equal(0);
+        const reopened = await handle.reopen();
+        expect(await reopened.seedOnce(records(3))).to.equal(0);
+        expect(await reopened.count()).to.equal(3);
+      });
+
+      it('does not seed a store that already holds CDs', async () => {
+        await add();
+        expect(await store.seedOnce(records(3))).to.equal(0);
+        expect(await store.count()).to.equal(1);
+      });
+
+      it('does not seed again after everything was deleted', async () => {
+        const [first] = records(1);
+        await store.seedOnce([first as ReturnType<typeof newRecord>]);
+        await store.delete(first?.id as string);
+        expect(await store.seedOnce(records(2))).to.equal(0);
+        expect(await store.count()).to.equal(0);
+      });
+    });
+
+    it('keeps everything across a close and a reopen', async () => {
+      const created = [await add(), await add()];
+      const updated = await store.update(
+        created[0]?.id as string,
+        changesFor({ genre: 'Changed' }, T1),
+      );
+      await store.close();
+      const reopened = await handle.reopen();
+      expect(await reopened.get(created[0]?.id as string)).to.deep.equal(updated);
+      expect(await reopened.get(created[1]?.id as string)).to.deep.equal(created[1]);
+      expect((await reopened.list(buildListQuery({ genre: 'changed' }))).total).to.equal(1);
+    });
+  });
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { WriteBatcher } from '../../src/store/write-batcher.js';
+import { tempDir } from '../helpers.js';
+
+describe('WriteBatcher (group commit)', () => {
+  let folder: ReturnType<typeof tempDir>;
+  let db: Database.Database;
+  let other: Database.Database;
+
+  beforeEach(() => {
+    folder = tempDir();
+    const file = join(folder.dir, 'batch.sqlite');
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v INTEGER PRIMARY KEY)');
+    other = new Database(file, { readonly: true });
+  });
+  afterEach(() => {
+    other.close();
+    db.close();
+    folder.remove();
+  });
+
+  const visible = () => other.prepare('SELECT COUNT(*) FROM t').pluck().get();
+
+  it('commits the writes of one turn together, and settles them after the commit', async () => {
+    const batcher = new WriteBatcher(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const writes = Array.from({ length: 50 }, (_, i) => batcher.run(() => insert.run(i).changes));
+    expect(visible()).to.equal(0);
+    await writes[0];
+    // The first one settled: the whole batch is on disk, seen by another connection.
+    expect(visible()).to.equal(50);
+    expect(await Promise.all(writes)).to.deep.equal(Array(50).fill(1));
+  });
+
+  it('rolls back and rejects a failing write alone', async () => {
+    const batcher = new WriteBatcher(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const results = await Promise.allSettled([
+      batcher.run(() => insert.run(1)),
+      batcher.run(() => {
+        insert.run(2);
+        insert.run(1); // duplicate key: this write's own insert of 2 is undone too
+      }),
+      batcher.run(() => insert.run(3)),
+    ]);
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect(db.prepare('SELECT v FROM t ORDER BY v').pluck().all()).to.deep.equal([1, 3]);
+  });
+
+  it('rejects every write of a batch whose commit fails', async () => {
+    const batcher = new WriteBatcher(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const writes = [batcher.run(() => insert.run(1)), batcher.run(() => insert.run(2))];
+    db.close();
+    const results = await Promise.allSettled(writes);
+    expect(results.map((r) => r.status)).to.deep.equal(['rejected', 'rejected']);
+    db = new Database(join(folder.dir, 'batch.sqlite'));
+  });
+
+  it('commits what is queued when flushed at once (on close)', () => {
+    const batcher = new WriteBatcher(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    void batcher.run(() => insert.run(7));
+    batcher.flush();
+    expect(visible()).to.equal(1);
+  });
+});
