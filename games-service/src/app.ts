@@ -16,7 +16,7 @@ import { COMPRESS_THRESHOLD } from './http/respond.js';
 import { securityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './log.js';
 import { apiOperations, apiRouter } from './routes/api.js';
-import { pageRoutes } from './routes/pages.js';
+import { pageRoutes, renderView } from './routes/pages.js';
 import { docs, healthOperation } from './routes/service.js';
 import { viewHelpers } from './view-helpers.js';
 
@@ -73,7 +73,7 @@ export function createApp({
       isApi,
       renderPage: async (ctx, body: ErrorBody) => {
         ctx.set('Cache-Control', 'no-store');
-        await ctx.render('error', {
+        ctx.body = await renderView(ctx, 'error', {
           title: body.status === 404 ? 'Not found' : 'Error',
           error: body,
         });
@@ -83,17 +83,18 @@ export function createApp({
   app.use(conditionalGet());
   app.use(corsFor(isApi, corsOrigins));
   app.use(assets.middleware());
-  app.use(
-    views(join(root, 'views'), {
-      extension: 'pug',
-      options: { cache: cacheViews, basedir: join(root, 'views') },
-    }),
-  );
+  const render = views(join(root, 'views'), {
+    extension: 'pug',
+    autoRender: false,
+    options: { cache: cacheViews, basedir: join(root, 'views') },
+  });
+  // Only pages render templates; JSON routes skip the views machinery.
   app.use(async (ctx, next) => {
+    if (isApi(ctx)) return next();
     ctx.state.asset = assets.url;
     ctx.state.path = ctx.path;
     ctx.state.h = viewHelpers;
-    await next();
+    return render(ctx, next);
   });
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
   return app;

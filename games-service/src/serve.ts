@@ -1,14 +1,18 @@
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from './log.js';
 
-/** Listens, and on SIGTERM/SIGINT stops accepting, finishes open requests, then exits. */
+/**
+ * Listens, and on SIGTERM/SIGINT stops accepting, finishes open requests, then exits.
+ * Answers the URL actually bound (PORT=0 picks a free port).
+ */
 export async function serve(
   app: Koa,
   { port, host }: { port: number; host: string },
   logger: Logger,
   onClose: () => Promise<void> | void = () => {},
-): Promise<void> {
+): Promise<string> {
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -29,4 +33,6 @@ export async function serve(
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  const address = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }

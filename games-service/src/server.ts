@@ -15,11 +15,8 @@ try {
     logRequests: config.logRequests,
     corsOrigins: config.corsOrigins,
   });
-  await serve(app, config, logger);
-  logger.info('games-service listening', {
-    url: `http://${config.host}:${config.port}`,
-    games: catalogue.size,
-  });
+  const url = await serve(app, config, logger);
+  logger.info('games-service listening', { url, games: catalogue.size });
 } catch (error) {
   logger.error('games-service cannot start', { error: (error as Error).message });
   process.exit(1);

@@ -64,25 +64,3 @@ export function sendPrepared(ctx: Context, prepared: Prepared, cacheControl: str
   if (chosen) ctx.set('Content-Encoding', chosen);
   ctx.body = chosen ? prepared.encoded(chosen) : prepared.body;
 }
-
-/** Caches a function's answers by key; only for keys drawn from a bounded set. */
-export function memoize<K, V>(compute: (key: K) => V): (key: K) => V {
-  const cache = new Map<K, V>();
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) {
-      value = compute(key);
-      cache.set(key, value);
-    }
-    return value;
-  };
-}
-
-/** A value computed on first use and kept. */
-export function once<V>(compute: () => V): () => V {
-  let value: V | undefined;
-  return () => {
-    value ??= compute();
-    return value;
-  };
-}

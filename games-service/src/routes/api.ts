@@ -1,9 +1,10 @@
 import Router from '@koa/router';
+import { memoize, once } from '../cache.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/game.js';
 import { httpError } from '../http/errors.js';
 import { mount, type Operation } from '../http/operations.js';
-import { memoize, once, prepareJson, sendPrepared } from '../http/respond.js';
+import { prepareJson, sendPrepared } from '../http/respond.js';
 import { idParameter, integerQuery, limitParameter, parseId } from './params.js';
 
 export const TOP_RATED_API_COUNT = 10;

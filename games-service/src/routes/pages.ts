@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import { LruCache } from '../cache.js';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -6,60 +8,86 @@ import {
 } from '../catalogue/catalogue.js';
 import type { Game } from '../catalogue/game.js';
 import { httpError } from '../http/errors.js';
+import { type Prepared, prepare, sendPrepared } from '../http/respond.js';
 import { parseId } from './params.js';
 
 export const HOME_GAME_COUNT = 9;
 export const TOP_RATED_PAGE_COUNT = 15;
+/** Rendered pages kept; a game page is about 6 KB. */
+const PAGE_CACHE_SIZE = 2000;
 const CACHE = 'public, max-age=300';
-const RANDOM = 'no-store';
+
+/** Renders a Pug view to a string (koa-views runs with autoRender off). */
+export function renderView(
+  ctx: Context,
+  view: string,
+  locals: Record<string, unknown>,
+): Promise<string> {
+  // The file name with its extension spares koa-views a failing stat on every render.
+  return ctx.render(`${view}.pug`, locals) as unknown as Promise<string>;
+}
 
 /** The server-rendered pages. */
 export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
-  const router = new Router();
+  const rendered = new LruCache<string, Promise<Prepared>>(PAGE_CACHE_SIZE);
+
+  /** Pages that only depend on their path are rendered once, then served like the API's JSON. */
+  const sendCachedPage = async (
+    ctx: Context,
+    view: string,
+    locals: () => Record<string, unknown>,
+  ) => {
+    let page = rendered.get(ctx.path);
+    if (!page) {
+      page = renderView(ctx, view, locals()).then((html) =>
+        prepare(html, 'text/html; charset=utf-8'),
+      );
+      rendered.set(ctx.path, page);
+      page.catch(() => rendered.delete(ctx.path));
+    }
+    sendPrepared(ctx, await page, CACHE);
+  };
+
   const gameOr404 = (raw: string | undefined): Game => {
     const game = catalogue.byId(parseId(raw) ?? 0);
     if (!game) throw httpError(404, 'We could not find that game.');
     return game;
   };
 
-  router
+  return new Router()
     .get('/', async (ctx) => {
-      ctx.set('Cache-Control', RANDOM);
-      await ctx.render('home', {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await renderView(ctx, 'home', {
         title: 'Discover games',
         games: catalogue.sample(HOME_GAME_COUNT, random),
       });
     })
-    .get('/top-rated', async (ctx) => {
-      ctx.set('Cache-Control', CACHE);
-      await ctx.render('top-rated', {
+    .get('/top-rated', (ctx) =>
+      sendCachedPage(ctx, 'top-rated', () => ({
         title: 'Top rated',
         games: catalogue.topRated(TOP_RATED_PAGE_COUNT),
-      });
-    })
-    .get('/hidden-gems', async (ctx) => {
-      ctx.set('Cache-Control', CACHE);
-      await ctx.render('hidden-gems', {
+      })),
+    )
+    .get('/hidden-gems', (ctx) =>
+      sendCachedPage(ctx, 'hidden-gems', () => ({
         title: 'Hidden gems',
         games: catalogue.hiddenGems(),
         minRating: HIDDEN_GEM_MIN_RATING,
         maxReviews: HIDDEN_GEM_MAX_REVIEWS,
-      });
-    })
+      })),
+    )
     .get('/random', (ctx) => {
       const [game] = catalogue.sample(1, random);
-      ctx.set('Cache-Control', RANDOM);
+      ctx.set('Cache-Control', 'no-store');
       ctx.redirect(game ? `/games/${game.id}` : '/');
     })
-    .get('/games/:id', async (ctx) => {
+    .get('/games/:id', (ctx) => {
       const game = gameOr404(ctx.params.id);
-      ctx.set('Cache-Control', CACHE);
-      await ctx.render('game', {
+      return sendCachedPage(ctx, 'game', () => ({
         title: game.title,
         description: game.shortDescription,
         game,
         recommendations: catalogue.recommendations(game),
-      });
+      }));
     });
-  return router;
 }

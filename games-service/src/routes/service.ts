@@ -1,6 +1,9 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import { once } from '../cache.js';
 import { type JsonSchema, mount, type Operation, openApiDocument } from '../http/operations.js';
-import { once, prepareJson, sendPrepared } from '../http/respond.js';
+import { prepare, prepareJson, sendPrepared } from '../http/respond.js';
+import { renderView } from './pages.js';
 
 const API_INFO = {
   title: 'Game Shelf API',
@@ -43,9 +46,14 @@ export function docs(operations: readonly Operation[]): { document: JsonSchema; 
     handler: (ctx) => sendPrepared(ctx, json(), 'public, max-age=300'),
   };
   const document = openApiDocument(API_INFO, [...operations, self]);
-  const router = mount(new Router(), [self]).get('/docs', async (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=300');
-    await ctx.render('docs', { title: 'API reference', api: document });
-  });
+  const page = once(async (ctx: Context) =>
+    prepare(
+      await renderView(ctx, 'docs', { title: 'API reference', api: document }),
+      'text/html; charset=utf-8',
+    ),
+  );
+  const router = mount(new Router(), [self]).get('/docs', async (ctx) =>
+    sendPrepared(ctx, await page(ctx), 'public, max-age=300'),
+  );
   return { document, router };
 }
