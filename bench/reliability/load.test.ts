@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { load, type Request, send } from '../src/load.js';
+import { type RunningProcess, type ServiceName, startService } from '../src/process.js';
+import { freshCdFile } from './cd-store.js';
+
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
+const CONNECTIONS = 256;
+/** How much resident memory may grow over the run (MB). */
+const MAX_GROWTH_MB = 50;
+
+const cd = (title: string) => JSON.stringify({ title, artist: 'Load Artist', genre: 'Rock', releaseYear: 1999 });
+
+const MIXES: Record<ServiceName, (id: string) => Request[]> = {
+  'games-service': () => [
+    { path: '/api/games' },
+    { path: '/api/games/top-rated' },
+    { path: '/api/games/7' },
+    { path: '/api/games/genre/rpg?limit=5' },
+    { path: '/' },
+    { path: '/top-rated' },
+    { path: '/games/12' },
+  ],
+  'travel-service': () => [
+    { path: '/api/itineraries' },
+    { path: '/api/itineraries/kyoto' },
+    { path: '/api/itineraries/new-york/highlights' },
+    { path: '/' },
+    { path: '/itineraries/lisbon' },
+  ],
+  'cd-service': (id) => [
+    { path: '/cds?limit=20' },
+    { path: '/cds?artist=radiohead' },
+    { path: `/cds/${id}` },
+    { method: 'POST', path: '/cds', body: cd('Load Album') },
+    { method: 'PUT', path: `/cds/${id}`, body: JSON.stringify({ genre: 'Alternative' }) },
+  ],
+};
+
+for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
+  describe(`${name} under ${CONNECTIONS} connections for ${SECONDS} s`, function () {
+    this.timeout((SECONDS + 60) * 1000);
+    let service: RunningProcess;
+
+    before(async () => {
+      service = await startService(name, { CD_DB_PATH: freshCdFile(), CD_SEED: 'true', ITINERARY_SEED: 'load' });
+    });
+    after(() => service?.stop());
+
+    it('fails no request, answers every one 2xx, and does not leak memory', async () => {
+      let id = 'none';
+      if (name === 'cd-service') {
+        id = JSON.parse((await send(service.url, { method: 'POST', path: '/cds', body: cd('Target') })).body.toString()).id;
+      }
+      const mix = MIXES[name](id);
+      for (const request of mix) await load(service.url, request, { connections: 8, seconds: 0.5 });
+      const before = service.rssMb();
+      const results = await Promise.all(
+        mix.map((request) => load(service.url, request, { connections: Math.ceil(CONNECTIONS / mix.length), seconds: SECONDS })),
+      );
+      const after = service.rssMb();
+      const total = results.reduce((sum, r) => sum + r.total, 0);
+      console.log(`      ${name}: ${total.toLocaleString('en-US')} requests, ${(total / SECONDS).toFixed(0)} req/s, RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MB`);
+      for (const [index, result] of results.entries()) {
+        const label = `${mix[index]?.method ?? 'GET'} ${mix[index]?.path}`;
+        expect(result.errors, `${label} errors`).to.equal(0);
+        expect(result.timeouts, `${label} timeouts`).to.equal(0);
+        expect(result.non2xx, `${label} non-2xx`).to.equal(0);
+        expect(result.total, `${label} answered`).to.be.greaterThan(0);
+      }
+      expect(after - before, 'RSS growth in MB').to.be.at.most(MAX_GROWTH_MB);
+      expect(service.exited()).to.equal(false);
+    });
+  });
+}

@@ -1,0 +1,371 @@
+// make bench: each service as a real process on 127.0.0.1 against a bare node:http server
+// answering the same bytes, measured alternately (A B A B) so that the ratio survives a
+// noisy machine; then how latency, start time and memory grow with the data.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBareServer } from './baseline.js';
+import { type LoadResult, load, type Request, send, sequentialP50 } from './load.js';
+import { type RunningProcess, repoRoot, type ServiceName, startService } from './process.js';
+import { seeded, writeSyntheticCds, writeSyntheticGames } from './synthetic.js';
+
+const { values: options } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    write: { type: 'boolean', default: false },
+  },
+});
+const SECONDS = Number(options.seconds);
+const ROUNDS = Number(options.rounds);
+const CONNECTIONS = Number(options.connections);
+const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
+
+interface Route {
+  service: ServiceName;
+  name: string;
+  request: Request;
+  /** What is promised: a minimum ratio to the bare server, or a minimum rate. */
+  target?: { ratio: number } | { rps: number };
+}
+
+interface Row {
+  route: Route;
+  service: LoadResult;
+  bare: LoadResult;
+}
+
+const CACHED_JSON = { ratio: 0.7 };
+const PAGE = { ratio: 0.5 };
+
+function routes(cdId: string): Route[] {
+  const cd = JSON.stringify({
+    title: 'Bench Album',
+    artist: 'Bench Artist',
+    genre: 'Rock',
+    releaseYear: 2001,
+  });
+  return [
+    {
+      service: 'games-service',
+      name: 'GET /api/games',
+      request: { path: '/api/games' },
+      target: CACHED_JSON,
+    },
+    {
+      service: 'games-service',
+      name: 'GET /api/games/top-rated',
+      request: { path: '/api/games/top-rated' },
+      target: CACHED_JSON,
+    },
+    {
+      service: 'games-service',
+      name: 'GET /api/games/hidden-gems',
+      request: { path: '/api/games/hidden-gems' },
+      target: CACHED_JSON,
+    },
+    {
+      service: 'games-service',
+      name: 'GET /api/games/genre/rpg',
+      request: { path: '/api/games/genre/rpg' },
+      target: CACHED_JSON,
+    },
+    {
+      service: 'games-service',
+      name: 'GET /api/games/1',
+      request: { path: '/api/games/1' },
+      target: CACHED_JSON,
+    },
+    {
+      service: 'games-service',
+      name: 'GET /api/games/1/recommendations',
+      request: { path: '/api/games/1/recommendations' },
+      target: CACHED_JSON,
+    },
+    { service: 'games-service', name: 'GET / (page)', request: { path: '/' }, target: PAGE },
+    {
+      service: 'games-service',
+      name: 'GET /top-rated (page)',
+      request: { path: '/top-rated' },
+      target: PAGE,
+    },
+    {
+      service: 'games-service',
+      name: 'GET /games/1 (page)',
+      request: { path: '/games/1' },
+      target: PAGE,
+    },
+    {
+      service: 'travel-service',
+      name: 'GET /api/itineraries',
+      request: { path: '/api/itineraries' },
+      target: CACHED_JSON,
+    },
+    {
+      service: 'travel-service',
+      name: 'GET /api/itineraries/kyoto',
+      request: { path: '/api/itineraries/kyoto' },
+      target: CACHED_JSON,
+    },
+    { service: 'travel-service', name: 'GET / (page)', request: { path: '/' }, target: PAGE },
+    { service: 'cd-service', name: 'GET /cds', request: { path: '/cds' } },
+    {
+      service: 'cd-service',
+      name: 'GET /cds?artist=Radiohead',
+      request: { path: '/cds?artist=Radiohead' },
+      target: { ratio: 0.4 },
+    },
+    {
+      service: 'cd-service',
+      name: 'POST /cds (durable)',
+      request: { method: 'POST', path: '/cds', body: cd },
+      target: { rps: 2000 },
+    },
+    {
+      service: 'cd-service',
+      name: `PUT /cds/:id`,
+      request: {
+        method: 'PUT',
+        path: `/cds/${cdId}`,
+        body: JSON.stringify({ genre: 'Alternative' }),
+      },
+    },
+  ];
+}
+
+const average = (results: LoadResult[]): LoadResult => {
+  const mean = (pick: (r: LoadResult) => number) =>
+    results.reduce((sum, r) => sum + pick(r), 0) / results.length;
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  return {
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    p50Ms: mean((r) => r.p50Ms),
+    p99Ms: mean((r) => r.p99Ms),
+    total: sum((r) => r.total),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+  };
+};
+
+async function measure(route: Route, service: RunningProcess): Promise<Row> {
+  const sample = await send(service.url, route.request);
+  const bare = await startBareServer(sample);
+  const settings = { connections: CONNECTIONS, seconds: SECONDS };
+  try {
+    await load(service.url, route.request, { connections: CONNECTIONS, seconds: 1 }); // warm-up
+    await load(bare.url, route.request, { connections: CONNECTIONS, seconds: 1 });
+    const serviceRuns: LoadResult[] = [];
+    const bareRuns: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      serviceRuns.push(await load(service.url, route.request, settings));
+      bareRuns.push(await load(bare.url, route.request, settings));
+    }
+    return { route, service: average(serviceRuns), bare: average(bareRuns) };
+  } finally {
+    await bare.stop();
+  }
+}
+
+function verdict({ route, service, bare }: Row): string {
+  if (!route.target) return 'report only';
+  const met =
+    'ratio' in route.target
+      ? service.requestsPerSecond / bare.requestsPerSecond >= route.target.ratio
+      : service.requestsPerSecond >= route.target.rps;
+  const goal =
+    'ratio' in route.target
+      ? `>= ${route.target.ratio.toFixed(2)}x`
+      : `>= ${route.target.rps} req/s`;
+  return `${met ? 'MET' : 'MISSED'} (${goal})`;
+}
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function routeTable(rows: Row[]): string {
+  const lines = [
+    '| route | req/s | p50 ms | p99 ms | bare req/s | ratio | errors / non-2xx | target |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const row of rows) {
+    const { route, service, bare } = row;
+    lines.push(
+      `| ${route.service.replace('-service', '')} ${route.name} | ${fmt(service.requestsPerSecond)} | ${fmt(service.p50Ms, 2)} | ${fmt(service.p99Ms, 2)} | ${fmt(bare.requestsPerSecond)} | ${fmt(service.requestsPerSecond / bare.requestsPerSecond, 2)} | ${service.errors + service.timeouts} / ${service.non2xx} | ${verdict(row)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+interface ScaleRow {
+  service: string;
+  measure: string;
+  small: number;
+  large: number;
+  unit: string;
+  target?: number;
+}
+
+function scaleTable(rows: ScaleRow[], small: number, large: number): string {
+  const lines = [
+    `| service | measure | ${fmt(small)} records | ${fmt(large)} records | growth | target |`,
+    '|---|---|---:|---:|---:|---|',
+  ];
+  for (const row of rows) {
+    const growth = row.large / row.small;
+    const target =
+      row.target === undefined
+        ? 'report only'
+        : `${growth <= row.target ? 'MET' : 'MISSED'} (<= ${row.target}x)`;
+    lines.push(
+      `| ${row.service} | ${row.measure} | ${fmt(row.small, 3)} ${row.unit} | ${fmt(row.large, 3)} ${row.unit} | ${fmt(growth, 2)}x | ${target} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The sizes compared by the scale part. */
+const SMALL = 1_000;
+const LARGE = 100_000;
+
+async function gamesAtScale(): Promise<ScaleRow[]> {
+  const measures = new Map<string, number[]>();
+  const add = (name: string, value: number) =>
+    measures.set(name, [...(measures.get(name) ?? []), value]);
+  for (const size of [SMALL, LARGE]) {
+    const service = await startService('games-service', {
+      GAMES_FILE: writeSyntheticGames(tmp, size),
+    });
+    try {
+      const random = seeded(size);
+      const anyId = () => 1 + Math.floor(random() * size);
+      add('start time', service.startMs);
+      await sequentialP50(service.url, { path: '/api/games/top-rated' }, 500);
+      add('p50 top-rated', await sequentialP50(service.url, { path: '/api/games/top-rated' }));
+      add(
+        'p50 genre (limit=10)',
+        await sequentialP50(service.url, { path: '/api/games/genre/rpg?limit=10' }),
+      );
+      add(
+        'p50 recommendations',
+        await sequentialP50(service.url, () => ({ path: `/api/games/${anyId()}/recommendations` })),
+      );
+      add(
+        'p50 game by id',
+        await sequentialP50(service.url, () => ({ path: `/api/games/${anyId()}` })),
+      );
+      add('resident memory', service.rssMb());
+    } finally {
+      await service.stop();
+    }
+  }
+  return toScaleRows('games', measures);
+}
+
+async function cdsAtScale(): Promise<ScaleRow[]> {
+  const measures = new Map<string, number[]>();
+  const add = (name: string, value: number) =>
+    measures.set(name, [...(measures.get(name) ?? []), value]);
+  for (const size of [SMALL, LARGE]) {
+    const file = await writeSyntheticCds(tmp, size);
+    const service = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
+    try {
+      add('start time', service.startMs);
+      const page = JSON.parse(
+        (await send(service.url, { path: '/cds?limit=1000' })).body.toString(),
+      );
+      const ids: string[] = page.map((cd: { id: string }) => cd.id);
+      const random = seeded(size);
+      const artist = () => ({
+        path: `/cds?artist=${encodeURIComponent(`Artist ${Math.floor(random() * (size / 20))}`)}`,
+      });
+      await sequentialP50(service.url, artist, 500);
+      add('p50 GET /cds?artist= (20 matches)', await sequentialP50(service.url, artist));
+      add(
+        'p50 GET /cds/:id',
+        await sequentialP50(service.url, () => ({
+          path: `/cds/${ids[Math.floor(random() * ids.length)]}`,
+        })),
+      );
+      add('resident memory', service.rssMb());
+    } finally {
+      await service.stop();
+    }
+  }
+  return toScaleRows('cd', measures);
+}
+
+function toScaleRows(service: string, measures: Map<string, number[]>): ScaleRow[] {
+  return [...measures].map(([measure, [small = 0, large = 0]]) => ({
+    service,
+    measure,
+    small,
+    large,
+    unit: measure === 'resident memory' ? 'MB' : 'ms',
+    target: measure.startsWith('p50') ? 1.5 : undefined,
+  }));
+}
+
+async function main() {
+  const wanted = (service: ServiceName) => !options.only || service.startsWith(options.only);
+  const rows: Row[] = [];
+  const running = new Map<ServiceName, RunningProcess>();
+  const cdFile = join(tmp, 'cds.sqlite');
+  try {
+    for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
+      if (wanted(name)) {
+        running.set(
+          name,
+          await startService(name, {
+            CD_DB_PATH: cdFile,
+            CD_SEED: 'true',
+            ITINERARY_SEED: 'bench',
+          }),
+        );
+      }
+    }
+    let cdId = 'none';
+    const cd = running.get('cd-service');
+    if (cd) {
+      const created = await send(
+        cd.url,
+        routes('x').find((r) => r.name.startsWith('POST'))?.request as Request,
+      );
+      cdId = JSON.parse(created.body.toString()).id;
+    }
+    for (const route of routes(cdId)) {
+      const service = running.get(route.service);
+      if (!service) continue;
+      process.stderr.write(`measuring ${route.service} ${route.name}\n`);
+      rows.push(await measure(route, service));
+    }
+  } finally {
+    for (const service of running.values()) await service.stop();
+  }
+
+  process.stderr.write('measuring how latency grows with the data\n');
+  const scale = [
+    ...(wanted('games-service') ? await gamesAtScale() : []),
+    ...(wanted('cd-service') ? await cdsAtScale() : []),
+  ];
+
+  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30, 0)} GiB, Node.js ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+  const report = [
+    `Machine: ${machine}.`,
+    `Each route: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s alternating service and bare server (after a 1 s warm-up of each); req/s and latencies are the means of the rounds.`,
+    '',
+    routeTable(rows),
+    '',
+    'Scale: p50 of 2,000 sequential requests on one keep-alive connection (ids drawn at random), start time to the listening line, resident memory after the requests.',
+    '',
+    scaleTable(scale, SMALL, LARGE),
+  ].join('\n');
+  console.log(report);
+  if (options.write)
+    writeFileSync(join(repoRoot, 'bench', 'RESULTS.md'), `# Benchmark results\n\n${report}\n`);
+}
+
+await main();

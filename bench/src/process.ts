@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export type ServiceName = 'games-service' | 'travel-service' | 'cd-service';
+
+export interface RunningProcess {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn to the "listening" log line. */
+  startMs: number;
+  child: ChildProcess;
+  /** Resident memory in MB, from /proc. */
+  rssMb(): number;
+  /** SIGTERM and wait for the exit (SIGKILL when `signal` says so). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  exited(): boolean;
+}
+
+/** Starts `node <args>` in `cwd` and waits for the JSON log line that carries the URL it listens on. */
+export async function startProcess(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunningProcess> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { message?: string; url?: string };
+        if (entry.url && /listening/.test(entry.message ?? '')) resolve(entry.url);
+      } catch {
+        // not a log line
+      }
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`${cwd} exited with ${code} before listening: ${stderr}`)),
+    );
+  });
+  const startMs = performance.now() - started;
+  child.stdout?.resume();
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    pid: child.pid as number,
+    startMs,
+    child,
+    rssMb: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+    },
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exit;
+    },
+    exited: () => child.exitCode !== null || child.signalCode !== null,
+  };
+}
+
+/** Starts one of the services from its folder, as `make start` does. */
+export function startService(
+  name: ServiceName,
+  env: Record<string, string> = {},
+): Promise<RunningProcess> {
+  return startProcess(join(repoRoot, name), ['--import', 'tsx', 'src/server.ts'], env);
+}
