@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseOrigins } from './http/cors.js';
 
 const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -10,6 +11,7 @@ export interface Config {
   /** Seeds the itineraries so that replicas agree; undefined: a random seed. */
   itinerarySeed: string | undefined;
   logRequests: boolean;
+  corsOrigins: string[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -24,5 +26,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.DESTINATIONS_FILE ?? join(serviceRoot, '..', 'seeds', 'destinations.json'),
     itinerarySeed: env.ITINERARY_SEED === '' ? undefined : env.ITINERARY_SEED,
     logRequests: env.LOG_REQUESTS !== 'false',
+    corsOrigins: parseOrigins(env.CORS_ORIGINS, ['*']),
   };
 }

@@ -17,7 +17,12 @@ try {
     seedFrom: config.itinerarySeed === undefined ? 'random' : 'ITINERARY_SEED',
     destinations: itineraries.size,
   });
-  const app = createApp({ itineraries, logger, logRequests: config.logRequests });
+  const app = createApp({
+    itineraries,
+    logger,
+    logRequests: config.logRequests,
+    corsOrigins: config.corsOrigins,
+  });
   const url = await serve(app, config, logger);
   logger.info('travel-service listening', { url, destinations: itineraries.size });
 } catch (error) {

@@ -15,6 +15,7 @@ describe('readConfig', () => {
       logRequests: true,
     });
     expect(config.destinationsFile).to.equal(join(root, '..', 'seeds', 'destinations.json'));
+    expect(config.corsOrigins).to.deep.equal(['*']);
   });
 
   it('reads the environment', () => {
@@ -24,6 +25,7 @@ describe('readConfig', () => {
       ITINERARY_SEED: 'abc',
       DESTINATIONS_FILE: '/data/d.json',
       LOG_REQUESTS: 'false',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
     });
     expect(config).to.deep.equal({
       port: 8080,
@@ -31,7 +33,16 @@ describe('readConfig', () => {
       itinerarySeed: 'abc',
       destinationsFile: '/data/d.json',
       logRequests: false,
+      corsOrigins: ['https://a.example', 'https://b.example'],
     });
+  });
+
+  it('reads CORS_ORIGINS as a list; empty turns CORS off', () => {
+    expect(readConfig({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal(['*']);
+    expect(readConfig({ CORS_ORIGINS: ' https://a.example ,,' }).corsOrigins).to.deep.equal([
+      'https://a.example',
+    ]);
+    expect(readConfig({ CORS_ORIGINS: '' }).corsOrigins).to.deep.equal([]);
   });
 
   it('rejects a port that is not one', () => {

@@ -1,14 +1,22 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppOptions, createApp } from '../src/app.js';
+import { type AppOptions, apiDocument, createApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 import { type Planned, planItineraries } from '../src/itineraries/itineraries.js';
 import { loadDestinations } from '../src/itineraries/load.js';
+import { Conformance } from './conformance.js';
 
 export const TEST_SEED = 'travel-service tests';
 export const seededDestinations = loadDestinations(readConfig({}).destinationsFile);
 /** The itineraries of the seed file under a fixed seed: the same in every run. */
 export const seededItineraries = planItineraries(seededDestinations, TEST_SEED);
+
+export const conformance = new Conformance(
+  apiDocument(seededItineraries) as never,
+  (path) => path.startsWith('/api/') || ['/api', '/healthz', '/openapi.json'].includes(path),
+);
+/** supertest, with every API response checked against the OpenAPI document. */
+export const request = conformance.request.bind(conformance);
 
 /** A destination of the seeded itineraries that the tests count on. */
 export function seededEntry(name: string): Planned {

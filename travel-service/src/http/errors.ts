@@ -13,6 +13,26 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+/** The JSON error body, as documented in every OpenAPI document. */
+export const errorBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error', 'status'],
+  properties: {
+    error: { type: 'string', description: 'What went wrong, for a human' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    details: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
 interface ErrorOptions {
   logger: Logger;
   /** Which requests are answered with the JSON error body rather than a page. */
@@ -39,6 +59,7 @@ export function errorHandler({ logger, isApi, renderPage }: ErrorOptions): Middl
         logger.error('unhandled error', {
           method: ctx.method,
           path: ctx.path,
+          requestId: ctx.state.requestId,
           error: error instanceof Error ? error.stack : String(error),
         });
       }

@@ -1,4 +1,11 @@
-import type { ActivityTemplate, Destination } from './destination.js';
+import type { JSONSchemaType } from 'ajv';
+import {
+  type ActivityTemplate,
+  activityTemplateSchema,
+  type Destination,
+  destinationSchema,
+  MAX_PRICE,
+} from './destination.js';
 import { fromCents, toCents } from './money.js';
 import { type Random, randomInt } from './random.js';
 
@@ -22,6 +29,44 @@ export interface Itinerary {
   /** The exact sum of the prices. */
   totalCost: number;
 }
+
+// No `multipleOf: 0.01` in the answers' schemas: binary floats fail it in most validators.
+// Prices are whole cents by construction (see money.ts); the tests check the decimals.
+const amount = (maximum: number, description: string) =>
+  ({ type: 'number', minimum: 0.01, maximum, description }) as const;
+
+/** The one definition of an activity in the answers: documents the API, checked by the tests. */
+export const activitySchema: JSONSchemaType<Activity> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'description', 'price', 'highlight'],
+  properties: {
+    name: activityTemplateSchema.properties.name,
+    description: activityTemplateSchema.properties.description,
+    price: amount(MAX_PRICE, 'In US dollars, at most 2 decimals'),
+    highlight: { type: 'boolean', description: 'Whether the activity is a must-do' },
+  },
+};
+
+/** The one definition of an itinerary in the answers. */
+export const itinerarySchema: JSONSchemaType<Itinerary> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['destination', 'activities', 'totalCost'],
+  properties: {
+    destination: { ...destinationSchema.properties.name, description: "The destination's name" },
+    activities: {
+      type: 'array',
+      minItems: MIN_ACTIVITIES,
+      maxItems: MAX_ACTIVITIES,
+      items: activitySchema,
+    },
+    totalCost: amount(
+      MAX_ACTIVITIES * MAX_PRICE,
+      'The exact sum of the prices, in US dollars, at most 2 decimals',
+    ),
+  },
+};
 
 /** An activity from its template: a price in whole cents anywhere in the range. */
 export function generateActivity(template: ActivityTemplate, random: Random): Activity {

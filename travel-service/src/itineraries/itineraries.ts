@@ -1,5 +1,6 @@
+import type { JSONSchemaType } from 'ajv';
 import { type Destination, slugify } from './destination.js';
-import { generateItinerary, type Itinerary } from './generate.js';
+import { generateItinerary, type Itinerary, itinerarySchema } from './generate.js';
 import { type Random, seededRandom } from './random.js';
 
 /** A destination with its itinerary and the slug its page lives under. */
@@ -15,6 +16,25 @@ export interface ItinerarySummary {
   activityCount: number;
   totalCost: number;
 }
+
+const itineraryFields = itinerarySchema.properties;
+
+/** The one definition of a summary in the list answer, made of the itinerary's fields. */
+export const summarySchema: JSONSchemaType<ItinerarySummary> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['destination', 'activityCount', 'totalCost'],
+  properties: {
+    destination: itineraryFields.destination,
+    activityCount: {
+      type: 'integer',
+      minimum: itineraryFields.activities.minItems,
+      maximum: itineraryFields.activities.maxItems,
+      description: 'How many activities the itinerary has',
+    },
+    totalCost: itineraryFields.totalCost,
+  },
+};
 
 export function toSummary({ destination, activities, totalCost }: Itinerary): ItinerarySummary {
   return { destination, activityCount: activities.length, totalCost };

@@ -1,5 +1,7 @@
-import Router, { type RouterContext } from '@koa/router';
+import Router from '@koa/router';
+import type { Context } from 'koa';
 import { httpError } from '../http/errors.js';
+import { type Prepared, prepare, sendPrepared } from '../http/respond.js';
 import { budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
 import type { Random } from '../itineraries/random.js';
@@ -9,9 +11,35 @@ import { checkDestinationName, destinationParam } from './params.js';
 const CACHE = 'public, max-age=300';
 const RANDOM = 'no-store';
 
+/** Renders a Pug view to a string (koa-views runs with autoRender off). */
+export function renderView(
+  ctx: Context,
+  view: string,
+  locals: Record<string, unknown>,
+): Promise<string> {
+  // The file name with its extension spares koa-views a failing stat on every render.
+  return ctx.render(`${view}.pug`, locals) as unknown as Promise<string>;
+}
+
 /** The server-rendered pages. */
 export function pageRoutes(itineraries: Itineraries, random: Random): Router {
   const router = new Router();
+  /** An itinerary page never changes: rendered once per destination, then served like the API's JSON. */
+  const rendered = new Map<string, Promise<Prepared>>();
+  const sendItineraryPage = async (ctx: Context, entry: Planned) => {
+    let page = rendered.get(entry.slug);
+    if (!page) {
+      page = renderView(ctx, 'itinerary', {
+        title: `${entry.destination.name} itinerary`,
+        description: `A ${entry.itinerary.activities.length}-activity plan for ${entry.destination.name}, with prices and the total budget.`,
+        entry,
+        shares: budgetShares(entry.itinerary),
+      }).then((html) => prepare(html, 'text/html; charset=utf-8'));
+      rendered.set(entry.slug, page);
+      page.catch(() => rendered.delete(entry.slug));
+    }
+    sendPrepared(ctx, await page, CACHE);
+  };
   const found = (name: string): Planned => {
     const entry = itineraries.find(name);
     if (!entry) throw httpError(404, `We have no itinerary for ${name}.`);
@@ -22,7 +50,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
     .get('/', async (ctx) => {
       const featured = itineraries.pick(random);
       ctx.set('Cache-Control', RANDOM);
-      await ctx.render('home', {
+      ctx.body = await renderView(ctx, 'home', {
         title: 'Plan a trip',
         destinations: itineraries.all,
         featured,
@@ -37,15 +65,8 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
       if (asked === undefined || asked === '') return ctx.redirect('/');
       ctx.redirect(pagePath(found(checkDestinationName(asked)).slug));
     })
-    .get('/itineraries/:destination', async (ctx: RouterContext) => {
-      const entry = found(destinationParam(ctx));
-      ctx.set('Cache-Control', CACHE);
-      await ctx.render('itinerary', {
-        title: `${entry.destination.name} itinerary`,
-        description: `A ${entry.itinerary.activities.length}-activity plan for ${entry.destination.name}, with prices and the total budget.`,
-        entry,
-        shares: budgetShares(entry.itinerary),
-      });
-    });
+    .get('/itineraries/:destination', (ctx) =>
+      sendItineraryPage(ctx, found(destinationParam(ctx))),
+    );
   return router;
 }

@@ -1,6 +1,24 @@
-import type { RouterContext } from '@koa/router';
+import type { Context } from 'koa';
 import { httpError } from '../http/errors.js';
+import type { Parameter } from '../http/operations.js';
 import { MAX_NAME_LENGTH, NAME_CHARACTERS } from '../itineraries/destination.js';
+
+/** The destination path parameter, documented with the very rules `checkDestinationName` applies. */
+export const destinationParameter: Parameter = {
+  name: 'destination',
+  in: 'path',
+  required: true,
+  description:
+    'A display name or its URL form, matched case-insensitively: `New York`, `new york` or `new-york`. ' +
+    `At most ${MAX_NAME_LENGTH} characters: letters, digits, spaces and . , ' ’ -, percent-encoded. ` +
+    'Broken percent-encoding, a longer name or another character is answered with 400.',
+  schema: {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_NAME_LENGTH,
+    pattern: NAME_CHARACTERS.source,
+  },
+};
 
 const invalid = (message: string) =>
   httpError(400, `The destination ${message}`, [{ field: 'destination', message }]);
@@ -11,8 +29,8 @@ const invalid = (message: string) =>
  * parameters itself but keeps the raw text when the encoding is broken, so the raw
  * capture is decoded here to tell the two apart.
  */
-export function destinationParam(ctx: RouterContext): string {
-  const raw = ctx.captures?.[0] ?? '';
+export function destinationParam(ctx: Context): string {
+  const raw = (ctx.captures as string[] | undefined)?.[0] ?? '';
   let name: string;
   try {
     name = decodeURIComponent(raw);

@@ -89,13 +89,26 @@ describe('pages in Chromium', function () {
     expect(errors).to.deep.equal([]);
   });
 
-  const pages = ['/', '/itineraries/atlantis', '/itineraries/%3Cb%3E', '/nope'];
+  const pages = ['/', '/itineraries/atlantis', '/itineraries/%3Cb%3E', '/nope', '/docs'];
   for (const path of pages) {
     it(`${path} has no accessibility violations`, async () => {
       await page.goto(url + path);
       await expectAccessible(page);
     });
   }
+
+  it('renders the API reference from /openapi.json', async () => {
+    const document = await (await fetch(`${url}/openapi.json`)).json();
+    await page.goto(`${url}/docs`);
+    const headings = await page.locator('.operation h2').allTextContents();
+    for (const [path, methods] of Object.entries(document.paths as Record<string, object>)) {
+      for (const method of Object.keys(methods)) {
+        expect(headings).to.include(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    await page.locator('.schema summary').first().click();
+    expect(await page.locator('.schema pre').first().isVisible()).to.equal(true);
+  });
 
   it('has no accessibility violations on any itinerary page', async () => {
     for (const { slug } of itineraries.all) {
@@ -106,7 +119,7 @@ describe('pages in Chromium', function () {
 
   it('is readable on a phone: nothing overflows sideways', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    for (const path of ['/', ...itineraries.all.map((e) => `/itineraries/${e.slug}`)]) {
+    for (const path of ['/', '/docs', ...itineraries.all.map((e) => `/itineraries/${e.slug}`)]) {
       await page.goto(url + path);
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import {
   type Itineraries,
@@ -10,6 +9,7 @@ import { makeDestination } from '../fixtures.js';
 import {
   expectErrorBody,
   seededItineraries as itineraries,
+  request,
   seededApp,
   seededDestinations,
   seededEntry,

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { type Planned, planItineraries } from '../../src/itineraries/itineraries.js';
 import { seededRandom } from '../../src/itineraries/random.js';
 import { makeDestination, makeTemplate } from '../fixtures.js';
-import { seededItineraries as itineraries, seededApp, seededEntry } from '../helpers.js';
+import { seededItineraries as itineraries, request, seededApp, seededEntry } from '../helpers.js';
 
 const money = (units: number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(units);

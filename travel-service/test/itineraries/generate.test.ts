@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { ActivityTemplate, Destination } from '../../src/itineraries/destination.js';
@@ -6,6 +7,7 @@ import {
   budgetShares,
   generateActivity,
   generateItinerary,
+  itinerarySchema,
   MAX_ACTIVITIES,
   MIN_ACTIVITIES,
 } from '../../src/itineraries/generate.js';
@@ -14,6 +16,8 @@ import { makeDestination, makeTemplate } from '../fixtures.js';
 import { seededDestinations } from '../helpers.js';
 
 const RUNS = 500;
+/** The schema the API documents its answers with: every itinerary must fit it. */
+const fitsSchema = new Ajv({ allErrors: true }).compile(itinerarySchema);
 
 /** A template whose bounds are whole cents from $0.01 to $100,000, min <= max. */
 const templateArb = fc
@@ -58,6 +62,7 @@ function expectValidItinerary(
   destination: Destination,
 ) {
   expect(itinerary).to.have.all.keys(['destination', 'activities', 'totalCost']);
+  expect(fitsSchema(itinerary), JSON.stringify(fitsSchema.errors)).to.equal(true);
   expect(itinerary.destination).to.equal(destination.name);
   const count = itinerary.activities.length;
   expect(count).to.be.within(

@@ -1,8 +1,10 @@
+import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import {
   Itineraries,
   type Planned,
   planItineraries,
+  summarySchema,
   toSummary,
 } from '../../src/itineraries/itineraries.js';
 import { seededRandom } from '../../src/itineraries/random.js';
@@ -57,6 +59,17 @@ describe('Itineraries', () => {
       activityCount: itinerary.activities.length,
       totalCost: itinerary.totalCost,
     });
+  });
+
+  it('gives summaries that fit the schema the API documents', () => {
+    const fitsSchema = new Ajv({ allErrors: true }).compile(summarySchema);
+    for (let seed = 0; seed < 50; seed++) {
+      for (const { itinerary } of planItineraries(seededDestinations, String(seed)).all) {
+        const summary = toSummary(itinerary);
+        expect(fitsSchema(summary), JSON.stringify(fitsSchema.errors)).to.equal(true);
+      }
+    }
+    expect(fitsSchema({ ...toSummary(itineraries.all[0]!.itinerary), extra: 1 })).to.equal(false);
   });
 });
 

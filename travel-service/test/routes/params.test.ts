@@ -1,4 +1,4 @@
-import Router, { type RouterContext } from '@koa/router';
+import Router from '@koa/router';
 import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
@@ -8,7 +8,7 @@ import { checkDestinationName, destinationParam } from '../../src/routes/params.
 function probe() {
   const app = new Koa();
   const router = new Router();
-  router.get('/x/:destination', (ctx: RouterContext) => {
+  router.get('/x/:destination', (ctx) => {
     let parsed: unknown;
     try {
       parsed = destinationParam(ctx);
