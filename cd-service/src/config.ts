@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseOrigins } from './http/cors.js';
 
 const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -15,6 +16,8 @@ export interface Config {
   /** When set, writes need `Authorization: Bearer <apiToken>`. */
   apiToken: string | undefined;
   logRequests: boolean;
+  /** Origins allowed to call the API from a browser (`CORS_ORIGINS`); none by default. */
+  corsOrigins: string[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,5 +38,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedFile: env.CD_SEED_FILE || join(serviceRoot, '..', 'seeds', 'cds.json'),
     apiToken: env.CD_API_TOKEN || undefined,
     logRequests: env.LOG_REQUESTS !== 'false',
+    corsOrigins: parseOrigins(env.CORS_ORIGINS, []),
   };
 }

@@ -29,6 +29,7 @@ try {
     logger,
     apiToken: config.apiToken,
     logRequests: config.logRequests,
+    corsOrigins: config.corsOrigins,
   });
   const opened = store;
   const server = await serve(app, config, logger, () => opened.close());

@@ -1,8 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AppOptions, apiDocument, createApp } from '../src/app.js';
 import type { CdInput } from '../src/cd/schema.js';
 import type { LogFields, Logger } from '../src/log.js';
+import { Conformance } from './conformance.js';
+
+/** Every response of the JSON API (all but the /docs page and its assets) is checked. */
+export const conformance = new Conformance(
+  apiDocument() as never,
+  (path) => path !== '/docs' && !path.startsWith('/assets/'),
+);
+/** supertest, with every API response checked against the OpenAPI document. */
+export const request = conformance.request.bind(conformance);
+
+/** The app listening on a free loopback port (raw HTTP and browser tests). */
+export async function listen(options: AppOptions): Promise<{ url: string; server: Server }> {
+  const server = createApp(options).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, server };
+}
 
 /** A fresh folder under the system's temporary folder, removed by the returned function. */
 export function tempDir(prefix = 'cd-service-test-'): { dir: string; remove: () => void } {

@@ -14,32 +14,55 @@ export const MAX_OFFSET = 1_000_000;
 
 const SORTS = SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
-/** The query parameters of `GET /cds`, each with its schema and what to say when it is wrong. */
-const PARAMS: Record<string, { schema: object; message: string }> = {
-  ...Object.fromEntries(
-    FILTERS.map(({ field }) => [
-      field,
-      { schema: { type: 'string', minLength: 1 }, message: 'must be a non-empty string' },
-    ]),
-  ),
-  before: { schema: { type: 'integer' }, message: 'must be an integer' },
-  fields: { schema: { enum: ['title'] }, message: 'must be title' },
-  sort: { schema: { enum: SORTS }, message: `must be one of ${SORTS.join(', ')}` },
-  limit: {
-    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
-    message: `must be an integer from 1 to ${MAX_LIMIT}`,
-  },
-  offset: {
-    schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
-    message: `must be an integer from 0 to ${MAX_OFFSET}`,
-  },
-};
+/**
+ * The query parameters of `GET /cds`: each one's schema (compiled into the validator and
+ * shown in the OpenAPI document), what to say when it is wrong, and what it does.
+ */
+export const LIST_PARAMS: Record<string, { schema: object; message: string; description: string }> =
+  {
+    ...Object.fromEntries(
+      FILTERS.map(({ field }) => [
+        field,
+        {
+          schema: { type: 'string', minLength: 1 },
+          message: 'must be a non-empty string',
+          description: `Only the CDs of this ${field}, matched exactly but ignoring case and surrounding spaces`,
+        },
+      ]),
+    ),
+    before: {
+      schema: { type: 'integer' },
+      message: 'must be an integer',
+      description: 'Only the CDs released before this year',
+    },
+    fields: {
+      schema: { enum: ['title'] },
+      message: 'must be title',
+      description: '`title`: each item is only `{"title"}`',
+    },
+    sort: {
+      schema: { enum: SORTS },
+      message: `must be one of ${SORTS.join(', ')}`,
+      description:
+        'The order, `-` first for descending; ties go by title, then id. Default `title`',
+    },
+    limit: {
+      schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
+      message: `must be an integer from 1 to ${MAX_LIMIT}`,
+      description: `At most this many CDs (default ${DEFAULT_LIMIT})`,
+    },
+    offset: {
+      schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
+      message: `must be an integer from 0 to ${MAX_OFFSET}`,
+      description: 'Skip this many CDs first (default 0)',
+    },
+  };
 const INTEGER_PARAMS = ['before', 'limit', 'offset'];
-const PARAM_NAMES = Object.keys(PARAMS);
+const PARAM_NAMES = Object.keys(LIST_PARAMS);
 
 export const listParamsSchema = {
   type: 'object',
-  properties: Object.fromEntries(Object.entries(PARAMS).map(([name, p]) => [name, p.schema])),
+  properties: Object.fromEntries(Object.entries(LIST_PARAMS).map(([name, p]) => [name, p.schema])),
   additionalProperties: false,
 };
 const validateParams = ajv.compile(listParamsSchema);
@@ -68,7 +91,7 @@ export function checkListParams(
   }
   if (validateParams(params)) return { ok: true, value: params as ListParams };
   const messageFor = (field: string) =>
-    Object.hasOwn(PARAMS, field) ? (PARAMS[field]?.message ?? '') : 'is not valid';
+    Object.hasOwn(LIST_PARAMS, field) ? (LIST_PARAMS[field]?.message ?? '') : 'is not valid';
   return {
     ok: false,
     details: toDetails(validateParams.errors ?? [], messageFor, {

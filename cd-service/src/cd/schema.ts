@@ -32,6 +32,9 @@ export type CdInput = { [K in FieldName]: Fields[K]['kind'] extends 'text' ? str
 /** What a client gives to change a CD: any non-empty subset of the fields. */
 export type CdPatch = Partial<CdInput>;
 
+/** A CD id as the service makes them: a UUID (randomUUID), lower case. */
+export const ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+
 /** The fields the service sets; a client may not give them. */
 export const SERVICE_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
 

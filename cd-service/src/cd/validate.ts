@@ -5,6 +5,7 @@ import {
   FIELD_NAMES,
   FIELDS,
   type FieldName,
+  ID_PATTERN,
   maxYear,
   SERVICE_FIELDS,
 } from './schema.js';
@@ -20,22 +21,28 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; details: FieldErr
 /** The one ajv instance, shared with the list query schema (query.ts). */
 export const ajv = new Ajv({ allErrors: true, strict: true });
 
-/** The JSON Schema of each field, derived from FIELDS, with the year bound of `year`. */
-function fieldSchemas(latestYear: number) {
+/**
+ * The JSON Schema of each field, derived from FIELDS; a year is bounded by `latestYear`
+ * when given (input), only from below otherwise (a stored record).
+ */
+function fieldSchemas(latestYear?: number) {
   return Object.fromEntries(
     FIELD_NAMES.map((name) => {
       const spec = FIELDS[name];
       const schema =
         spec.kind === 'text'
           ? { type: 'string', minLength: 1, maxLength: spec.maxLength }
-          : { type: 'integer', minimum: spec.minimum, maximum: latestYear };
+          : {
+              type: 'integer',
+              minimum: spec.minimum,
+              ...(latestYear !== undefined && { maximum: latestYear }),
+            };
       return [name, schema];
     }),
   );
 }
 
-/** The ajv schemas of a create (all fields, nothing else) and an update (a non-empty subset). */
-export function cdSchemas(latestYear: number) {
+function buildSchemas(latestYear: number) {
   const properties = fieldSchemas(latestYear);
   return {
     create: { type: 'object', properties, required: FIELD_NAMES, additionalProperties: false },
@@ -43,31 +50,70 @@ export function cdSchemas(latestYear: number) {
   };
 }
 
-interface Validators {
+interface Compiled {
+  schemas: ReturnType<typeof buildSchemas>;
   create: ValidateFunction;
   update: ValidateFunction;
 }
-const compiled = new Map<number, Validators>();
+const compiled = new Map<number, Compiled>();
 
 /** Compiled once per latest year, so that the bound moves on with the calendar. */
-function validatorsFor(latestYear: number): Validators {
-  let validators = compiled.get(latestYear);
-  if (!validators) {
-    const schemas = cdSchemas(latestYear);
-    validators = { create: ajv.compile(schemas.create), update: ajv.compile(schemas.update) };
-    compiled.set(latestYear, validators);
+function compiledFor(latestYear: number): Compiled {
+  let entry = compiled.get(latestYear);
+  if (!entry) {
+    const schemas = buildSchemas(latestYear);
+    entry = { schemas, create: ajv.compile(schemas.create), update: ajv.compile(schemas.update) };
+    compiled.set(latestYear, entry);
   }
-  return validators;
+  return entry;
 }
+
+/**
+ * The ajv schemas of a create (all fields, nothing else) and an update (a non-empty subset):
+ * the very objects the validators of `latestYear` are compiled from, also used by the
+ * OpenAPI document.
+ */
+export function cdSchemas(latestYear: number): Compiled['schemas'] {
+  return compiledFor(latestYear).schemas;
+}
+
+/** The text an ISO 8601 UTC timestamp of the service has, e.g. 2024-05-01T12:00:00.000Z. */
+const TIMESTAMP_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$';
+
+const recordFields = fieldSchemas();
+
+/**
+ * A CD as the API answers it (toCd), derived from FIELDS like the input schemas. Its year has
+ * no upper bound: the bound applies when a CD is written, and moves on with the calendar.
+ */
+export const cdRecordSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', ...FIELD_NAMES, 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string', pattern: ID_PATTERN, description: 'Set by the service' },
+    ...recordFields,
+    createdAt: { type: 'string', pattern: TIMESTAMP_PATTERN, description: 'Set by the service' },
+    updatedAt: { type: 'string', pattern: TIMESTAMP_PATTERN, description: 'Set by the service' },
+  },
+};
+
+/** A list item with `fields=title` (toTitleOnly). */
+export const titleOnlySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title'],
+  properties: { title: recordFields.title },
+};
 
 /** A new CD's fields, trimmed and checked. */
 export function checkCreate(body: unknown, now: Date = new Date()): Checked<CdInput> {
-  return check<CdInput>(body, validatorsFor(maxYear(now)).create, maxYear(now));
+  return check<CdInput>(body, compiledFor(maxYear(now)).create, maxYear(now));
 }
 
 /** The fields of an update, trimmed and checked: at least one, nothing else. */
 export function checkUpdate(body: unknown, now: Date = new Date()): Checked<CdPatch> {
-  return check<CdPatch>(body, validatorsFor(maxYear(now)).update, maxYear(now));
+  return check<CdPatch>(body, compiledFor(maxYear(now)).update, maxYear(now));
 }
 
 function check<T>(body: unknown, validate: ValidateFunction, latestYear: number): Checked<T> {

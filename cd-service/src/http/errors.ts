@@ -13,6 +13,26 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+/** The JSON error body, as documented in the OpenAPI document. */
+export const errorBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error', 'status'],
+  properties: {
+    error: { type: 'string', description: 'What went wrong, for a human' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    details: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
 interface ErrorOptions {
   logger: Logger;
 }
@@ -20,7 +40,8 @@ interface ErrorOptions {
 /**
  * The one place where failures become responses, always the JSON error body: operational
  * errors (4xx) keep their message, anything else is logged and answered with a generic 500.
- * Bodiless error statuses (404 fall-through, 405 from the router) get a body too.
+ * Bodiless error statuses (404 fall-through, 405 from the router) get a body too. No error
+ * is kept by caches.
  */
 export function errorHandler({ logger }: ErrorOptions): Middleware {
   return async (ctx, next) => {
@@ -35,11 +56,19 @@ export function errorHandler({ logger }: ErrorOptions): Middleware {
         logger.error('unhandled error', {
           method: ctx.method,
           path: ctx.path,
+          requestId: ctx.state.requestId,
           error: error instanceof Error ? error.stack : String(error),
         });
       }
-      // Headers set for the failed response (location, paging) do not apply to the error.
-      for (const name of ['Cache-Control', 'Location', 'Link', 'X-Total-Count']) {
+      // Headers set for the failed response (location, paging, validators) do not apply to the error.
+      for (const name of [
+        'Location',
+        'Link',
+        'X-Total-Count',
+        'ETag',
+        'Last-Modified',
+        'Content-Encoding',
+      ]) {
         ctx.remove(name);
       }
       if (error && typeof error === 'object' && 'headers' in error && body.status < 500) {
@@ -47,6 +76,7 @@ export function errorHandler({ logger }: ErrorOptions): Middleware {
       }
     }
     ctx.status = body.status;
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   };
 }

@@ -12,6 +12,7 @@ export function requestLog(logger: Logger): Middleware {
         method: ctx.method,
         path: ctx.path,
         status: ctx.status,
+        requestId: ctx.state.requestId,
         ms: Number(process.hrtime.bigint() - start) / 1e6,
       });
     }

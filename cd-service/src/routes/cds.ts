@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { buildListQuery, checkListParams, type ListParams } from '../cd/query.js';
+import { buildListQuery, checkListParams, LIST_PARAMS, type ListParams } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
-import { type Checked, checkCreate, checkUpdate } from '../cd/validate.js';
+import { maxYear } from '../cd/schema.js';
+import {
+  type Checked,
+  cdRecordSchema,
+  cdSchemas,
+  checkCreate,
+  checkUpdate,
+  titleOnlySchema,
+} from '../cd/validate.js';
 import { requireToken } from '../http/auth.js';
 import { httpError } from '../http/errors.js';
 import { jsonBody } from '../http/json-body.js';
+import { mount, type Operation, type Parameter } from '../http/operations.js';
 import type { CdStore } from '../store/store.js';
-import { parseId } from './params.js';
+import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
   store: CdStore;
@@ -17,6 +26,25 @@ export interface CdRouteOptions {
   newId?: () => string;
 }
 
+/** Lists and records change: a client may keep them, but must ask again before reuse. */
+const READ_CACHE = 'no-cache';
+const WRITE_CACHE = 'no-store';
+
+/** The query parameters of GET /cds, with the very schemas the query validator is compiled from. */
+const listParameters: Parameter[] = Object.entries(LIST_PARAMS).map(([name, param]) => ({
+  name,
+  in: 'query',
+  description: param.description,
+  schema: param.schema as Record<string, unknown>,
+}));
+
+const etagHeader = {
+  ETag: {
+    description: 'A weak validator of this body: send it back in `If-None-Match`',
+    schema: { type: 'string' },
+  },
+};
+
 /** The value, or a 400 naming each field that is wrong. */
 function valid<T>(checked: Checked<T>, what: string): T {
   if (checked.ok) return checked.value;
@@ -24,65 +52,160 @@ function valid<T>(checked: Checked<T>, what: string): T {
   throw httpError(400, `Invalid ${what}: ${summary}`, checked.details);
 }
 
-/** The JSON API under /cds: thin adapters between HTTP, the CD rules and the store. */
-export function cdRoutes({
+/**
+ * The JSON API under /cds, in routing order: thin adapters between HTTP, the CD rules and
+ * the store. The request body schemas are those of the current latest release year.
+ */
+export function cdOperations({
   store,
   apiToken,
   now = () => new Date(),
   newId = randomUUID,
-}: CdRouteOptions): Router {
-  const router = new Router<{ id: string }>({ prefix: '/cds' });
+}: CdRouteOptions): Operation[] {
   const auth = requireToken(apiToken);
   const body = jsonBody();
   // A malformed id is a 400 before the body is read or the store is asked.
-  const id: Middleware<{ id: string }> = async (ctx, next) => {
+  const id: Middleware = async (ctx, next) => {
     ctx.state.id = parseId(ctx.params.id);
     await next();
   };
   const notFound = (id: string) => httpError(404, `No CD with id ${id}`);
+  const schemas = cdSchemas(maxYear(now()));
 
-  router
-    .get('/', async (ctx) => {
-      const params = valid(checkListParams(ctx.query), 'query');
-      const query = buildListQuery(params);
-      const page = await store.list(query);
-      ctx.set('X-Total-Count', String(page.total));
-      const links = pageLinks(
-        ctx,
-        params,
-        query.offset,
-        query.limit,
-        page.items.length,
-        page.total,
-      );
-      if (links) ctx.set('Link', links);
-      ctx.body = page.items;
-    })
-    .get('/:id', id, async (ctx) => {
-      const cd = await store.get(ctx.state.id);
-      if (!cd) throw notFound(ctx.state.id);
-      ctx.body = cd;
-    })
-    .post('/', auth, body, async (ctx) => {
-      const at = now();
-      const input = valid(checkCreate(ctx.request.body, at), 'CD');
-      const cd = await store.insert(newRecord(input, newId(), at));
-      ctx.status = 201;
-      ctx.set('Location', `/cds/${cd.id}`);
-      ctx.body = cd;
-    })
-    .put('/:id', auth, id, body, async (ctx) => {
-      const at = now();
-      const patch = valid(checkUpdate(ctx.request.body, at), 'update');
-      const cd = await store.update(ctx.state.id, changesFor(patch, at));
-      if (!cd) throw notFound(ctx.state.id);
-      ctx.body = cd;
-    })
-    .delete('/:id', auth, id, async (ctx) => {
-      if (!(await store.delete(ctx.state.id))) throw notFound(ctx.state.id);
-      ctx.status = 204;
-    });
-  return router;
+  return [
+    {
+      id: 'listCds',
+      method: 'get',
+      path: '/cds',
+      summary: 'The CDs, filtered, sorted and paged',
+      description:
+        'A bare array. `X-Total-Count` tells how many CDs match in all; `Link` points to the next and previous pages.',
+      parameters: listParameters,
+      responses: {
+        200: {
+          description: 'One page of the matching CDs',
+          schema: { type: 'array', items: { oneOf: [cdRecordSchema, titleOnlySchema] } },
+          headers: {
+            'X-Total-Count': {
+              description: 'How many CDs match, on every page',
+              schema: { type: 'integer', minimum: 0 },
+            },
+            Link: {
+              description: 'The `next` and `prev` pages, when there are some (RFC 8288)',
+              schema: { type: 'string' },
+            },
+            ...etagHeader,
+          },
+        },
+      },
+      errors: [400],
+      handler: async (ctx) => {
+        const params = valid(checkListParams(ctx.query), 'query');
+        const query = buildListQuery(params);
+        const page = await store.list(query);
+        ctx.set('Cache-Control', READ_CACHE);
+        ctx.set('X-Total-Count', String(page.total));
+        const links = pageLinks(
+          ctx,
+          params,
+          query.offset,
+          query.limit,
+          page.items.length,
+          page.total,
+        );
+        if (links) ctx.set('Link', links);
+        ctx.body = page.items;
+      },
+    },
+    {
+      id: 'createCd',
+      method: 'post',
+      path: '/cds',
+      summary: 'Add a CD',
+      description:
+        'Strings are trimmed. The service sets `id`, `createdAt` and `updatedAt`; a body may not give them.',
+      requestBody: schemas.create,
+      responses: {
+        201: {
+          description: 'The new CD',
+          schema: cdRecordSchema,
+          headers: {
+            Location: { description: 'The URL of the new CD', schema: { type: 'string' } },
+          },
+        },
+      },
+      errors: [400, 401, 413, 415],
+      bearerAuth: true,
+      use: [auth, body],
+      handler: async (ctx) => {
+        const at = now();
+        const input = valid(checkCreate(ctx.request.body, at), 'CD');
+        const cd = await store.insert(newRecord(input, newId(), at));
+        ctx.status = 201;
+        ctx.set('Cache-Control', WRITE_CACHE);
+        ctx.set('Location', `/cds/${cd.id}`);
+        ctx.body = cd;
+      },
+    },
+    {
+      id: 'getCd',
+      method: 'get',
+      path: '/cds/:id',
+      summary: 'One CD',
+      parameters: [idParameter],
+      responses: { 200: { description: 'The CD', schema: cdRecordSchema, headers: etagHeader } },
+      errors: [400, 404],
+      use: [id],
+      handler: async (ctx) => {
+        const cd = await store.get(ctx.state.id);
+        if (!cd) throw notFound(ctx.state.id);
+        ctx.set('Cache-Control', READ_CACHE);
+        ctx.body = cd;
+      },
+    },
+    {
+      id: 'updateCd',
+      method: 'put',
+      path: '/cds/:id',
+      summary: 'Change some fields of a CD',
+      description: 'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on.',
+      parameters: [idParameter],
+      requestBody: schemas.update,
+      responses: { 200: { description: 'The changed CD', schema: cdRecordSchema } },
+      errors: [400, 401, 404, 413, 415],
+      bearerAuth: true,
+      use: [auth, id, body],
+      handler: async (ctx) => {
+        const at = now();
+        const patch = valid(checkUpdate(ctx.request.body, at), 'update');
+        const cd = await store.update(ctx.state.id, changesFor(patch, at));
+        if (!cd) throw notFound(ctx.state.id);
+        ctx.set('Cache-Control', WRITE_CACHE);
+        ctx.body = cd;
+      },
+    },
+    {
+      id: 'deleteCd',
+      method: 'delete',
+      path: '/cds/:id',
+      summary: 'Remove a CD',
+      parameters: [idParameter],
+      responses: { 204: { description: 'Removed; no body' } },
+      errors: [400, 401, 404],
+      bearerAuth: true,
+      use: [auth, id],
+      handler: async (ctx) => {
+        if (!(await store.delete(ctx.state.id))) throw notFound(ctx.state.id);
+        ctx.set('Cache-Control', WRITE_CACHE);
+        ctx.status = 204;
+      },
+    },
+  ];
+}
+
+/** The router of the CD operations. */
+export function cdRouter(operations: readonly Operation[]): Router {
+  return mount(new Router(), operations);
 }
 
 /** `Link` to the next and previous pages, keeping the other query parameters. */

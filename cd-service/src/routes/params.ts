@@ -1,6 +1,18 @@
 import { httpError } from '../http/errors.js';
+import type { Parameter } from '../http/operations.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const idParameter: Parameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The CD id, a UUID (in any case)',
+  schema: {
+    type: 'string',
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  },
+};
+
+const UUID = new RegExp(idParameter.schema.pattern as string);
 
 /** A CD id as the service makes them (a UUID, lower case); 400 before any store is asked. */
 export function parseId(raw: string | undefined): string {

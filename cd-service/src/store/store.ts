@@ -1,7 +1,8 @@
 import type { ListQuery } from '../cd/query.js';
 import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
 
-export type StoreKind = 'sqlite' | 'mongodb';
+export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
 
 /** One page of a list, and how many records match in all. */
 export interface Page {

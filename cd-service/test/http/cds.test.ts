@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import request from 'supertest';
+import type { Response } from 'supertest';
 import { createApp } from '../../src/app.js';
 import type { Cd, CdInput } from '../../src/cd/schema.js';
 import type { CdStore } from '../../src/store/store.js';
@@ -10,6 +10,7 @@ import {
   detailFields,
   expectErrorBody,
   makeCdInput,
+  request,
 } from '../helpers.js';
 import { describeEachStore, type StoreHandle } from '../stores.js';
 
@@ -341,7 +342,7 @@ describeEachStore('HTTP API /cds', (factory) => {
       let next: string | undefined = '/cds?genre=paged&limit=2';
       let pages = 0;
       while (next) {
-        const res: request.Response = await request(app).get(next).expect(200);
+        const res: Response = await request(app).get(next).expect(200);
         seen.push(...res.body.map((cd: Cd) => cd.id));
         next = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1];
         pages += 1;
