@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import { send } from '../src/load.js';
 import { type RunningProcess, type ServiceName, startService } from '../src/process.js';
@@ -29,6 +30,23 @@ for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
         for (const header of REQUIRED_HEADERS) expect(res.headers[header], `${header} on ${path}`).to.be.a('string');
         expect(problemsWith('GET', path, res), path).to.deep.equal([]);
       }
+    });
+
+    it('answers bytes that are not HTTP with the JSON error body, and stays up', async () => {
+      const { port } = new URL(service.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /a b c HTTP/1.1\r\nHost: x\r\n\r\n'));
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk;
+        });
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).to.match(/^HTTP\/1\.1 400/);
+      expect(answer).to.match(/content-type: application\/json/i);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).to.deep.equal({ error: 'Malformed HTTP request', status: 400 });
+      expect((await send(service.url, { path: '/healthz' })).status).to.equal(200);
     });
 
     if (name === 'travel-service') {

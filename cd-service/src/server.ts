@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { newRecord } from './cd/records.js';
 import { loadSeed } from './cd/seed.js';
@@ -32,10 +31,9 @@ try {
     corsOrigins: config.corsOrigins,
   });
   const opened = store;
-  const server = await serve(app, config, logger, () => opened.close());
-  const { port } = server.address() as AddressInfo;
+  const url = await serve(app, config, logger, () => opened.close());
   logger.info('cd-service listening', {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     store: store.kind,
     cds: await store.count(),
   });
