@@ -41,6 +41,18 @@ interface Row {
 const CACHED_JSON = { ratio: 0.7 };
 const PAGE = { ratio: 0.5 };
 
+const get = (
+  service: ServiceName,
+  path: string,
+  target?: Route['target'],
+  page = false,
+): Route => ({
+  service,
+  name: `GET ${path}${page ? ' (page)' : ''}`,
+  request: { path },
+  target,
+});
+
 function routes(cdId: string): Route[] {
   const cd = JSON.stringify({
     title: 'Bench Album',
@@ -48,76 +60,25 @@ function routes(cdId: string): Route[] {
     genre: 'Rock',
     releaseYear: 2001,
   });
+  const games = 'games-service';
+  const travel = 'travel-service';
   return [
-    {
-      service: 'games-service',
-      name: 'GET /api/games',
-      request: { path: '/api/games' },
-      target: CACHED_JSON,
-    },
-    {
-      service: 'games-service',
-      name: 'GET /api/games/top-rated',
-      request: { path: '/api/games/top-rated' },
-      target: CACHED_JSON,
-    },
-    {
-      service: 'games-service',
-      name: 'GET /api/games/hidden-gems',
-      request: { path: '/api/games/hidden-gems' },
-      target: CACHED_JSON,
-    },
-    {
-      service: 'games-service',
-      name: 'GET /api/games/genre/rpg',
-      request: { path: '/api/games/genre/rpg' },
-      target: CACHED_JSON,
-    },
-    {
-      service: 'games-service',
-      name: 'GET /api/games/1',
-      request: { path: '/api/games/1' },
-      target: CACHED_JSON,
-    },
-    {
-      service: 'games-service',
-      name: 'GET /api/games/1/recommendations',
-      request: { path: '/api/games/1/recommendations' },
-      target: CACHED_JSON,
-    },
-    { service: 'games-service', name: 'GET / (page)', request: { path: '/' }, target: PAGE },
-    {
-      service: 'games-service',
-      name: 'GET /top-rated (page)',
-      request: { path: '/top-rated' },
-      target: PAGE,
-    },
-    {
-      service: 'games-service',
-      name: 'GET /games/1 (page)',
-      request: { path: '/games/1' },
-      target: PAGE,
-    },
-    {
-      service: 'travel-service',
-      name: 'GET /api/itineraries',
-      request: { path: '/api/itineraries' },
-      target: CACHED_JSON,
-    },
-    {
-      service: 'travel-service',
-      name: 'GET /api/itineraries/kyoto',
-      request: { path: '/api/itineraries/kyoto' },
-      target: CACHED_JSON,
-    },
-    { service: 'travel-service', name: 'GET / (page)', request: { path: '/' }, target: PAGE },
-    { service: 'cd-service', name: 'GET /cds', request: { path: '/cds' } },
-    {
-      service: 'cd-service',
-      name: 'GET /cds?artist=Radiohead',
-      request: { path: '/cds?artist=Radiohead' },
-      target: { ratio: 0.4 },
-    },
+    get(games, '/api/games', CACHED_JSON),
+    get(games, '/api/games/top-rated', CACHED_JSON),
+    get(games, '/api/games/hidden-gems', CACHED_JSON),
+    get(games, '/api/games/genre/rpg', CACHED_JSON),
+    get(games, '/api/games/1', CACHED_JSON),
+    get(games, '/api/games/1/recommendations', CACHED_JSON),
+    get(games, '/', PAGE, true),
+    get(games, '/top-rated', PAGE, true),
+    get(games, '/games/1', PAGE, true),
+    get(travel, '/api/itineraries', CACHED_JSON),
+    get(travel, '/api/itineraries/kyoto', CACHED_JSON),
+    get(travel, '/api/itineraries/kyoto/highlights', CACHED_JSON),
+    get(travel, '/', PAGE, true),
+    get(travel, '/itineraries/kyoto', PAGE, true),
+    get('cd-service', '/cds'),
+    get('cd-service', '/cds?artist=Radiohead', { ratio: 0.4 }),
     {
       service: 'cd-service',
       name: 'POST /cds (durable)',
@@ -126,7 +87,7 @@ function routes(cdId: string): Route[] {
     },
     {
       service: 'cd-service',
-      name: `PUT /cds/:id`,
+      name: 'PUT /cds/:id',
       request: {
         method: 'PUT',
         path: `/cds/${cdId}`,
