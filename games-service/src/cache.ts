@@ -28,17 +28,21 @@ export class LruCache<K, V> {
   }
 }
 
-/** Caches a function's answers by key, keeping at most `max` of them. */
-export function memoize<K, V>(
-  compute: (key: K) => V,
+/**
+ * Caches a function's answers by its first argument (the key), keeping at most `max`; further
+ * arguments are only passed through. A promise that rejects is forgotten, so that it is retried.
+ */
+export function memoize<K, V, A extends unknown[] = []>(
+  compute: (key: K, ...rest: A) => V,
   max = Number.POSITIVE_INFINITY,
-): (key: K) => V {
+): (key: K, ...rest: A) => V {
   const cache = new LruCache<K, V>(max);
-  return (key) => {
+  return (key, ...rest) => {
     let value = cache.get(key);
     if (value === undefined) {
-      value = compute(key);
+      value = compute(key, ...rest);
       cache.set(key, value);
+      if (value instanceof Promise) value.catch(() => cache.delete(key));
     }
     return value;
   };

@@ -9,6 +9,7 @@ import { conditionalGet } from './http/conditional.js';
 import { corsFor } from './http/cors.js';
 import { type ErrorBody, errorHandler } from './http/errors.js';
 import { mount } from './http/operations.js';
+import { replayImmutable } from './http/replay.js';
 import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { COMPRESS_THRESHOLD } from './http/respond.js';
@@ -66,6 +67,7 @@ export function createApp({
 
   app.use(requestId());
   if (logRequests) app.use(requestLog(logger));
+  app.use(replayImmutable());
   app.use(securityHeaders());
   app.use(compress({ threshold: COMPRESS_THRESHOLD, deflate: false, zstd: false }));
   app.use(
@@ -97,6 +99,9 @@ export function createApp({
     ctx.state.h = viewHelpers;
     return render(ctx, next);
   });
-  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
+  // One router holding every route: one place that knows every method of every path.
+  const router = new Router();
+  for (const part of routers) router.use(part.routes());
+  app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { LruCache } from '../cache.js';
+import { memoize, once } from '../cache.js';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -8,7 +8,7 @@ import {
 } from '../catalogue/catalogue.js';
 import type { Game } from '../catalogue/game.js';
 import { httpError } from '../http/errors.js';
-import { type Prepared, prepare, sendPrepared } from '../http/respond.js';
+import { prepare, sendPrepared } from '../http/respond.js';
 import { parseId } from './params.js';
 
 export const HOME_GAME_COUNT = 9;
@@ -29,24 +29,30 @@ export function renderView(
 
 /** The server-rendered pages. */
 export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
-  const rendered = new LruCache<string, Promise<Prepared>>(PAGE_CACHE_SIZE);
-
   /** Pages that only depend on their path are rendered once, then served like the API's JSON. */
+  const renderedPage = memoize(
+    (_path: string, ctx: Context, view: string, locals: () => Record<string, unknown>) =>
+      renderView(ctx, view, locals()).then((html) => prepare(html, 'text/html; charset=utf-8')),
+    PAGE_CACHE_SIZE,
+  );
   const sendCachedPage = async (
     ctx: Context,
     view: string,
     locals: () => Record<string, unknown>,
-  ) => {
-    let page = rendered.get(ctx.path);
-    if (!page) {
-      page = renderView(ctx, view, locals()).then((html) =>
-        prepare(html, 'text/html; charset=utf-8'),
-      );
-      rendered.set(ctx.path, page);
-      page.catch(() => rendered.delete(ctx.path));
-    }
-    sendPrepared(ctx, await page, CACHE);
-  };
+  ) => sendPrepared(ctx, await renderedPage(ctx.path, ctx, view, locals), CACHE);
+
+  /**
+   * The home page is random on every load, so it is assembled rather than rendered: the page
+   * around the cards is rendered once, and each game's card once.
+   */
+  const CARDS = '<!--cards-->';
+  const homeShell = once(async (ctx: Context) =>
+    (await renderView(ctx, 'home', { title: 'Discover games', cards: CARDS })).split(CARDS),
+  );
+  const card = memoize(
+    (_id: number, ctx: Context, game: Game) => renderView(ctx, 'game-card', { game }),
+    PAGE_CACHE_SIZE,
+  );
 
   const gameOr404 = (raw: string | undefined): Game => {
     const game = catalogue.byId(parseId(raw) ?? 0);
@@ -56,11 +62,13 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
 
   return new Router()
     .get('/', async (ctx) => {
+      const [before = '', after = ''] = await homeShell(ctx);
+      const picks = catalogue
+        .sample(HOME_GAME_COUNT, random)
+        .map((game) => card(game.id, ctx, game));
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await renderView(ctx, 'home', {
-        title: 'Discover games',
-        games: catalogue.sample(HOME_GAME_COUNT, random),
-      });
+      ctx.type = 'html';
+      ctx.body = before + (await Promise.all(picks)).join('') + after;
     })
     .get('/top-rated', (ctx) =>
       sendCachedPage(ctx, 'top-rated', () => ({

@@ -199,6 +199,56 @@ describe('OpenAPI document and HTTP polish', () => {
     });
   });
 
+  describe('replay of immutable answers', () => {
+    it('answers a repeated GET with the same headers and body, and a fresh request id', async () => {
+      const replayed = seededApp().callback();
+      const first = await request(replayed)
+        .get('/api/games/top-rated')
+        .set('Accept-Encoding', 'identity');
+      const second = await request(replayed)
+        .get('/api/games/top-rated')
+        .set('Accept-Encoding', 'identity');
+      const stable = (headers: Record<string, string>) => {
+        const { 'x-request-id': _, date: __, ...rest } = headers;
+        return rest;
+      };
+      expect(stable(second.headers)).to.deep.equal(stable(first.headers));
+      expect(second.text).to.equal(first.text);
+      expect(second.headers['x-request-id']).to.not.equal(first.headers['x-request-id']);
+      expect(second.headers['content-security-policy']).to.include("default-src 'self'");
+    });
+
+    it('keeps encodings and origins apart, and still answers conditional requests', async () => {
+      const replayed = seededApp({ corsOrigins: ['https://good.example'] }).callback();
+      for (let i = 0; i < 2; i++) {
+        const plain = await request(replayed).get('/api/games').set('Accept-Encoding', 'identity');
+        expect(plain.headers['content-encoding']).to.equal(undefined);
+        const packed = await request(replayed).get('/api/games').set('Accept-Encoding', 'br');
+        expect(packed.headers['content-encoding']).to.equal('br');
+        const good = await request(replayed)
+          .get('/api/games')
+          .set('Origin', 'https://good.example');
+        expect(good.headers['access-control-allow-origin']).to.equal('https://good.example');
+        const other = await request(replayed)
+          .get('/api/games')
+          .set('Origin', 'https://evil.example');
+        expect(other.headers['access-control-allow-origin']).to.equal(undefined);
+        await request(replayed)
+          .get('/api/games')
+          .set('Accept-Encoding', 'identity')
+          .set('If-None-Match', plain.headers.etag ?? '')
+          .expect(304);
+      }
+    });
+
+    it('never replays errors or random pages', async () => {
+      const replayed = seededApp().callback();
+      for (let i = 0; i < 2; i++) await request(replayed).get('/api/games/999999').expect(404);
+      const homes = await Promise.all([1, 2, 3, 4].map(() => request(replayed).get('/')));
+      expect(new Set(homes.map((home) => home.text)).size).to.be.greaterThan(1);
+    });
+  });
+
   describe('X-Request-Id', () => {
     it('echoes a valid id, replaces an invalid one, makes one when absent', async () => {
       const given = await request(app).get('/api/games/1').set('X-Request-Id', 'abc-123.x');

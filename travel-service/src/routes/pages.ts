@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { memoize } from '../cache.js';
 import { httpError } from '../http/errors.js';
-import { type Prepared, prepare, sendPrepared } from '../http/respond.js';
+import { prepare, sendPrepared } from '../http/respond.js';
 import { budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
 import type { Random } from '../itineraries/random.js';
@@ -24,22 +25,24 @@ export function renderView(
 /** The server-rendered pages. */
 export function pageRoutes(itineraries: Itineraries, random: Random): Router {
   const router = new Router();
+  /** The home page only varies by the itinerary it features: one rendering per destination. */
+  const homeFeaturing = memoize((_slug: string, ctx: Context, featured: Planned) =>
+    renderView(ctx, 'home', {
+      title: 'Plan a trip',
+      destinations: itineraries.all,
+      featured,
+      shares: budgetShares(featured.itinerary),
+    }),
+  );
   /** An itinerary page never changes: rendered once per destination, then served like the API's JSON. */
-  const rendered = new Map<string, Promise<Prepared>>();
-  const sendItineraryPage = async (ctx: Context, entry: Planned) => {
-    let page = rendered.get(entry.slug);
-    if (!page) {
-      page = renderView(ctx, 'itinerary', {
-        title: `${entry.destination.name} itinerary`,
-        description: `A ${entry.itinerary.activities.length}-activity plan for ${entry.destination.name}, with prices and the total budget.`,
-        entry,
-        shares: budgetShares(entry.itinerary),
-      }).then((html) => prepare(html, 'text/html; charset=utf-8'));
-      rendered.set(entry.slug, page);
-      page.catch(() => rendered.delete(entry.slug));
-    }
-    sendPrepared(ctx, await page, CACHE);
-  };
+  const itineraryPage = memoize((_slug: string, ctx: Context, entry: Planned) =>
+    renderView(ctx, 'itinerary', {
+      title: `${entry.destination.name} itinerary`,
+      description: `A ${entry.itinerary.activities.length}-activity plan for ${entry.destination.name}, with prices and the total budget.`,
+      entry,
+      shares: budgetShares(entry.itinerary),
+    }).then((html) => prepare(html, 'text/html; charset=utf-8')),
+  );
   const found = (name: string): Planned => {
     const entry = itineraries.find(name);
     if (!entry) throw httpError(404, `We have no itinerary for ${name}.`);
@@ -50,12 +53,8 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
     .get('/', async (ctx) => {
       const featured = itineraries.pick(random);
       ctx.set('Cache-Control', RANDOM);
-      ctx.body = await renderView(ctx, 'home', {
-        title: 'Plan a trip',
-        destinations: itineraries.all,
-        featured,
-        shares: budgetShares(featured.itinerary),
-      });
+      ctx.type = 'html';
+      ctx.body = await homeFeaturing(featured.slug, ctx, featured);
     })
     // The destination form of the home page, for browsers without JavaScript.
     .get('/itineraries', (ctx) => {
@@ -65,8 +64,9 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
       if (asked === undefined || asked === '') return ctx.redirect('/');
       ctx.redirect(pagePath(found(checkDestinationName(asked)).slug));
     })
-    .get('/itineraries/:destination', (ctx) =>
-      sendItineraryPage(ctx, found(destinationParam(ctx))),
-    );
+    .get('/itineraries/:destination', async (ctx) => {
+      const entry = found(destinationParam(ctx));
+      sendPrepared(ctx, await itineraryPage(entry.slug, ctx, entry), CACHE);
+    });
   return router;
 }

@@ -1,0 +1,52 @@
+import type { Context, Middleware } from 'koa';
+import { LruCache } from '../cache.js';
+
+interface Recorded {
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** Headers that belong to one exchange, not to the answer. */
+const PER_REQUEST = new Set(['x-request-id', 'date', 'connection', 'keep-alive']);
+
+/** Marks the answer being built as the same for every request with this URL, encoding and origin. */
+export function markReplayable(ctx: Context): void {
+  ctx.state.replayable = true;
+}
+
+/**
+ * Replays finished answers about data that never changes: the first GET of a URL (for an
+ * Accept-Encoding and an Origin) runs the whole stack; its headers and body are kept, and the
+ * next ones are answered from memory, skipping the middleware below this one. Only answers
+ * marked with markReplayable are kept. Conditional requests and HEAD always run the whole stack.
+ */
+export function replayImmutable(max = 2000): Middleware {
+  const recorded = new LruCache<string, Recorded>(max);
+  const keyOf = (ctx: Context) =>
+    ctx.method === 'GET' && !ctx.get('If-None-Match')
+      ? `${ctx.url}\n${ctx.get('Accept-Encoding')}\n${ctx.get('Origin')}`
+      : undefined;
+
+  return async (ctx, next) => {
+    const key = keyOf(ctx);
+    const hit = key === undefined ? undefined : recorded.get(key);
+    if (hit) {
+      ctx.status = 200;
+      ctx.set(hit.headers);
+      ctx.body = hit.body;
+      return;
+    }
+    await next();
+    if (
+      key !== undefined &&
+      ctx.state.replayable &&
+      ctx.status === 200 &&
+      Buffer.isBuffer(ctx.body)
+    ) {
+      const headers = Object.fromEntries(
+        Object.entries(ctx.response.headers).filter(([name]) => !PER_REQUEST.has(name)),
+      ) as Record<string, string | string[]>;
+      recorded.set(key, { headers, body: ctx.body });
+    }
+  };
+}
