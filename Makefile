@@ -7,7 +7,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 .DEFAULT_GOAL := help
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 install: ## Install every service's packages exactly as locked (npm ci)
 	@for s in $(SERVICES) bench; do echo "== $$s: npm ci"; (cd $$s && $(NPM) ci) || exit 1; done
@@ -40,31 +40,31 @@ bench: $(INSTALLED) bench/node_modules/.package-lock.json ## Benchmarks: each ro
 test-reliability: $(INSTALLED) bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the real services
 	@cd bench && $(NPM) test
 
-# ---- Containers (see containers/README-docker.md). The engine is chosen by containers/lib.sh:
+# ---- Containers (README.md, section Docker). The engine is chosen by containers/lib.sh:
 # `docker compose`, else docker-compose with a Docker engine, else podman (through docker-compose
 # and podman's API service, or `podman compose`); COMPOSE_ENGINE=... forces one.
 .PHONY: up up-sqlite down logs ps test-containers check-containers smoke-containers
 
 up: ## Build and start the stack in containers (with MongoDB), wait until healthy, print the URLs
-	@containers/stack.sh up
+	@bash containers/stack.sh up
 
 up-sqlite: ## The same without MongoDB: cd-service on SQLite in a named volume
-	@containers/stack.sh up-sqlite
+	@bash containers/stack.sh up-sqlite
 
 down: ## Stop and remove the stack's containers (the data volumes stay)
-	@containers/stack.sh down
+	@bash containers/stack.sh down
 
 logs: ## Follow the logs of the stack (Ctrl-C stops following)
-	@containers/stack.sh logs
+	@bash containers/stack.sh logs
 
 ps: ## List the stack's containers and their health
-	@containers/stack.sh ps
+	@bash containers/stack.sh ps
 
 test-containers: ## Run every service's tests inside its test image (Dockerfile target `test`)
-	@containers/stack.sh test
+	@bash containers/stack.sh test
 
 check-containers: ## Static checks: every compose file combination, every Dockerfile linted
-	@containers/check.sh
+	@bash containers/check.sh
 
 smoke-containers: ## Build the images and smoke-test the stack with podman (SKIPPED when podman cannot run)
-	@containers/smoke-test.sh
+	@bash containers/smoke-test.sh

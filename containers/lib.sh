@@ -1,0 +1,177 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # the variables set here are used by the scripts that source it
+# Shared by the scripts in containers/ (sourced, not run).
+#
+# Which engine runs the stack, chosen in this order (COMPOSE_ENGINE overrides it, with one of
+# "docker compose", "docker-compose", "podman compose", "podman-compose", "podman"):
+#   1. `docker compose` (Compose v2) when `docker compose version` works;
+#   2. `docker-compose` (v1) when a Docker engine answers (`docker info`);
+#   3. podman: docker-compose talking to `podman system service` (started here when needed,
+#      as on machines without systemd), else `podman compose`, else podman-compose;
+#   4. `docker-compose` alone (it will say that no engine answers).
+# detect_engine sets COMPOSE (an array: the compose command), ENGINE (docker or podman: the CLI
+# that inspects containers) and ENGINE_NAME (for messages); engine_start then starts what the
+# engine needs (podman's API service, which exits by itself after PODMAN_SERVICE_IDLE seconds
+# without a request, 900 by default).
+
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PROJECT=${COMPOSE_PROJECT_NAME:-koa-services}
+SERVICES=(games-service travel-service cd-service)
+BASE_IMAGE=docker.io/library/node:24-bookworm-slim
+
+log() { printf '[%s] %s\n' "${LOG_TAG:-containers}" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# podman on a machine without systemd (CI's): our containers.conf (ulimits the sandbox allows,
+# runc, cgroupfs), unless the caller chose one.
+podman_env() {
+  if [ -z "${CONTAINERS_CONF:-}" ] && [ ! -d /run/systemd/system ]; then
+    export CONTAINERS_CONF=$REPO_ROOT/containers/podman/containers.conf
+  fi
+}
+
+podman_sock_default() {
+  if [ "$(id -u)" = 0 ]; then echo /run/podman/podman.sock
+  else echo "${XDG_RUNTIME_DIR:-/tmp/podman-$(id -u)}/podman/podman.sock"; fi
+}
+
+podman_ping() {
+  if have curl; then curl -fsS --max-time 3 --unix-socket "$1" http://d/_ping >/dev/null 2>&1
+  else timeout 5 podman --remote --url "unix://$1" version >/dev/null 2>&1; fi
+}
+
+# Starts `podman system service` on socket $1 unless one answers there; $2: idle seconds
+# before it exits by itself (0: never). Prints the PID of a service it started, nothing else.
+podman_service_start() {
+  local sock=$1 idle=${2:-900} pid
+  podman_ping "$sock" && return 0
+  mkdir -p "$(dirname "$sock")"
+  rm -f "$sock"
+  setsid podman system service --time="$idle" "unix://$sock" \
+    >"$(dirname "$sock")/service.log" 2>&1 </dev/null &
+  pid=$!
+  for _ in $(seq 50); do
+    podman_ping "$sock" && { echo "$pid" >"$(dirname "$sock")/koa-services.pid"; echo "$pid"; return 0; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  cat "$(dirname "$sock")/service.log" >&2
+  die "podman system service did not start on $sock"
+}
+
+detect_engine() {
+  local choice=${COMPOSE_ENGINE:-}
+  if [ -z "$choice" ]; then
+    if have docker && docker compose version >/dev/null 2>&1; then choice="docker compose"
+    elif have docker-compose && have docker && timeout 20 docker info >/dev/null 2>&1; then choice="docker-compose"
+    elif have podman && have docker-compose; then choice="podman"
+    elif have podman && podman compose version >/dev/null 2>&1; then choice="podman compose"
+    elif have podman && have podman-compose; then choice="podman-compose"
+    elif have docker-compose; then choice="docker-compose"
+    else
+      die "no container engine: install Docker (with Compose), or podman with docker-compose"
+    fi
+  fi
+  ENGINE_NAME=$choice
+  case $choice in
+    "docker compose") COMPOSE=(docker compose); ENGINE=docker ;;
+    docker-compose) COMPOSE=(docker-compose); ENGINE=docker ;;
+    "podman compose") podman_env; COMPOSE=(podman compose); ENGINE=podman ;;
+    podman-compose) podman_env; COMPOSE=(podman-compose); ENGINE=podman ;;
+    podman)
+      podman_env
+      PODMAN_SOCK=${PODMAN_SOCK:-$(podman_sock_default)}
+      export DOCKER_HOST=unix://$PODMAN_SOCK
+      COMPOSE=(docker-compose); ENGINE=podman
+      ENGINE_NAME="docker-compose with podman (DOCKER_HOST=$DOCKER_HOST)" ;;
+    *) die "COMPOSE_ENGINE=$choice: not one of docker compose, docker-compose, podman compose, podman-compose, podman" ;;
+  esac
+}
+
+engine_start() {
+  detect_engine
+  if [ "$ENGINE" = podman ] && [ "${COMPOSE[0]}" = docker-compose ]; then
+    PODMAN_SERVICE_PID=$(podman_service_start "$PODMAN_SOCK" "${PODMAN_SERVICE_IDLE:-900}") || exit 1
+  fi
+}
+
+# After a command that needed the engine only while it ran: stops the podman service that
+# engine_start started for it, if any.
+engine_stop_if_started() {
+  if [ -n "${PODMAN_SERVICE_PID:-}" ]; then podman_service_stop "$PODMAN_SOCK"; fi
+}
+
+# Stops the podman service that podman_service_start started on socket $1, if it still runs.
+podman_service_stop() {
+  local pidfile pid
+  pidfile="$(dirname "$1")/koa-services.pid"
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  if ps -p "$pid" -o args= 2>/dev/null | grep -q 'podman system service'; then kill "$pid" 2>/dev/null || true; fi
+  rm -f "$pidfile"
+}
+
+# podman only: the base image, pulled, or else made locally (no registry reachable).
+ensure_base_image() {
+  [ "$ENGINE" = podman ] || return 0
+  podman image exists "$BASE_IMAGE" && return 0
+  log "pulling $BASE_IMAGE"
+  podman pull -q "$BASE_IMAGE" >/dev/null 2>&1 && return 0
+  log "$BASE_IMAGE cannot be pulled here: making it locally (containers/base-image.sh)"
+  bash "$REPO_ROOT/containers/base-image.sh"
+}
+
+# The health of the containers whose IDs are given, one "name status" line each
+# (status: healthy, unhealthy, starting, none (no health check), or exited/...).
+health_of() {
+  local id
+  for id in "$@"; do
+    "$ENGINE" inspect --format \
+      '{{.Name}} {{if ne .State.Status "running"}}{{.State.Status}}{{else if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' \
+      "$id" 2>/dev/null | sed 's#^/##'
+  done
+}
+
+# podman without systemd runs no health check by itself: this loop runs them every 3 s for the
+# containers of project $1, until killed (for `depends_on: condition: service_healthy`).
+health_loop() {
+  local id
+  while :; do
+    for id in $(podman ps -q --filter "label=com.docker.compose.project=$1"); do
+      podman healthcheck run "$id" >/dev/null 2>&1 || true
+    done
+    sleep 3
+  done
+}
+
+# Waits until every container of project $1 is healthy (or runs with no health check); $2:
+# timeout in seconds. Without systemd, podman runs health checks only when asked: ask.
+wait_healthy() {
+  local project=$1 timeout=${2:-180} start=$SECONDS ids states restarting
+  while :; do
+    mapfile -t ids < <("$ENGINE" ps -aq --filter "label=com.docker.compose.project=$project")
+    [ "${#ids[@]}" -gt 0 ] || die "no container of project $project"
+    if [ "$ENGINE" = podman ]; then
+      for id in "${ids[@]}"; do podman healthcheck run "$id" >/dev/null 2>&1 || true; done
+    fi
+    states=$(health_of "${ids[@]}")
+    if ! grep -qvE ' (healthy|none)$' <<<"$states"; then
+      log "all healthy after $((SECONDS - start)) s:"; sed 's/^/    /' <<<"$states" >&2
+      return 0
+    fi
+    restarting=$(for id in "${ids[@]}"; do
+      "$ENGINE" inspect --format '{{.Name}} {{.RestartCount}}' "$id" 2>/dev/null | sed 's#^/##'
+    done | awk '$2 >= 3 {print $1}')
+    if [ -n "$restarting" ]; then
+      log "keeps restarting (it exits soon after it starts): $restarting"; return 1
+    fi
+    if grep -qE ' (exited|dead|stopped|unhealthy)$' <<<"$states" && [ $((SECONDS - start)) -gt 60 ]; then
+      log "not healthy:"; sed 's/^/    /' <<<"$states" >&2; return 1
+    fi
+    if [ $((SECONDS - start)) -ge "$timeout" ]; then
+      log "still not healthy after $timeout s:"; sed 's/^/    /' <<<"$states" >&2; return 1
+    fi
+    sleep 2
+  done
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The stack in containers, with whichever engine this machine has (see containers/lib.sh).
+# Used by the Makefile: make up | up-sqlite | down | logs | ps | test-containers.
+#
+#   containers/stack.sh up          build, start with MongoDB, wait until healthy, print the URLs
+#   containers/stack.sh up-sqlite   the same without MongoDB: cd-service on SQLite (volume cd-data)
+#   containers/stack.sh down        stop and remove the containers (the data volumes stay)
+#   containers/stack.sh logs [svc]  follow the logs
+#   containers/stack.sh ps          list the containers and their health
+#   containers/stack.sh test        build each service's `test` stage and run its tests inside
+#   containers/stack.sh engine      print the engine chosen
+# Env: COMPOSE_ENGINE (force an engine), COMPOSE_PROJECT_NAME (default koa-services),
+#      UP_TIMEOUT (seconds to wait for health, default 240), and the stack's own variables
+#      (ITINERARY_SEED, CD_API_TOKEN, MONGODB_URI, GAMES_PORT, TRAVEL_PORT, CD_PORT, BIND_ADDRESS).
+set -euo pipefail
+LOG_TAG=stack
+# shellcheck source=containers/lib.sh disable=SC2034
+. "$(dirname "$0")/lib.sh"
+cd "$REPO_ROOT"
+
+cmd=${1:-help}; shift || true
+MONGO_FILES=(-f docker-compose.yml)
+SQLITE_FILES=(-f docker-compose.yml -f docker-compose.sqlite.yml)
+
+print_urls() {
+  local bind=${BIND_ADDRESS:-127.0.0.1}
+  [ "$bind" = 0.0.0.0 ] && bind=127.0.0.1
+  echo
+  echo "  games-service   http://$bind:${GAMES_PORT:-3001}"
+  echo "  travel-service  http://$bind:${TRAVEL_PORT:-3002}"
+  echo "  cd-service      http://$bind:${CD_PORT:-3003}/cds"
+  echo
+  echo "  make logs (follow the logs), make ps, make down (stop; the data stays)"
+}
+
+up() {
+  local files=("$@") extra=()
+  ensure_base_image
+  if [ "${files[*]}" = "${SQLITE_FILES[*]}" ]; then
+    extra=(--no-deps "${SERVICES[@]}")   # leave out the mongo service
+  fi
+  log "engine: $ENGINE_NAME"
+  "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" build
+  local loop_pid="" status=0
+  if [ "$ENGINE" = podman ]; then health_loop "$PROJECT" & loop_pid=$!; fi
+  "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" up -d "${extra[@]}" || status=$?
+  if [ -n "$loop_pid" ]; then kill "$loop_pid" 2>/dev/null || true; wait "$loop_pid" 2>/dev/null || true; fi
+  if [ "$status" != 0 ]; then
+    [ "${#extra[@]}" -gt 0 ] || log "hint: where the mongo image cannot be pulled, make up-sqlite runs the stack without MongoDB"
+    die "the stack did not start (make down removes what did)"
+  fi
+  log "waiting until every service is healthy (at most ${UP_TIMEOUT:-240} s)"
+  if ! wait_healthy "$PROJECT" "${UP_TIMEOUT:-240}"; then
+    "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" logs --tail=30 >&2 || true
+    die "the stack is not healthy (make logs, make ps; make down stops it)"
+  fi
+  print_urls
+}
+
+case $cmd in
+  engine) detect_engine; echo "$ENGINE_NAME" ;;
+  up) engine_start; up "${MONGO_FILES[@]}" ;;
+  up-sqlite) engine_start; up "${SQLITE_FILES[@]}" ;;
+  down)
+    engine_start
+    "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" down --remove-orphans "$@"
+    # The podman API service these scripts started, if any, is not needed any more.
+    if [ "$ENGINE" = podman ] && [ -n "${PODMAN_SOCK:-}" ]; then podman_service_stop "$PODMAN_SOCK"; fi ;;
+  logs) engine_start; exec "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" logs -f --tail=100 "$@" ;;
+  ps)
+    engine_start
+    "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" ps
+    mapfile -t ids < <("$ENGINE" ps -aq --filter "label=com.docker.compose.project=$PROJECT")
+    if [ "${#ids[@]}" -gt 0 ]; then
+      [ "$ENGINE" = podman ] && for id in "${ids[@]}"; do podman healthcheck run "$id" >/dev/null 2>&1 || true; done
+      echo; echo "health:"; health_of "${ids[@]}" | sed 's/^/  /'
+    fi
+    engine_stop_if_started ;;
+  test)
+    engine_start
+    ensure_base_image
+    failed=()
+    for service in "${SERVICES[@]}"; do
+      [ -f "$service/Dockerfile" ] || continue
+      log "== $service: building its test image, then npm test inside it"
+      if "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml build "$service-test" &&
+        "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml run --rm "$service-test"; then
+        log "== $service: passed"
+      else
+        failed+=("$service")
+      fi
+    done
+    "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml down --remove-orphans >/dev/null 2>&1 || true
+    engine_stop_if_started
+    [ "${#failed[@]}" -eq 0 ] || die "tests failed in: ${failed[*]}"
+    log "all tests passed inside the containers" ;;
+  *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ "$cmd" = help ] ;;
+esac
