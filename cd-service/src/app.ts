@@ -9,6 +9,7 @@ import { conditionalGet } from './http/conditional.js';
 import { corsFor } from './http/cors.js';
 import { errorHandler } from './http/errors.js';
 import { mount, type Operation } from './http/operations.js';
+import { replayAnswers } from './http/replay.js';
 import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { COMPRESS_THRESHOLD } from './http/respond.js';
@@ -70,6 +71,9 @@ export function createApp(options: AppOptions): Koa {
 
   app.use(requestId());
   if (logRequests) app.use(requestLog(logger));
+  // Replaying answers is exact only when this process sees every write: true of the SQLite
+  // file (one service owns it), not of a MongoDB that other replicas may write to.
+  if (options.store.kind === 'sqlite') app.use(replayAnswers());
   app.use(securityHeaders());
   app.use(compress({ threshold: COMPRESS_THRESHOLD, deflate: false, zstd: false }));
   app.use(errorHandler({ logger }));

@@ -9,7 +9,7 @@ import { conditionalGet } from './http/conditional.js';
 import { corsFor } from './http/cors.js';
 import { type ErrorBody, errorHandler } from './http/errors.js';
 import { mount } from './http/operations.js';
-import { replayImmutable } from './http/replay.js';
+import { replayAnswers } from './http/replay.js';
 import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { COMPRESS_THRESHOLD } from './http/respond.js';
@@ -67,7 +67,7 @@ export function createApp({
 
   app.use(requestId());
   if (logRequests) app.use(requestLog(logger));
-  app.use(replayImmutable());
+  app.use(replayAnswers());
   app.use(securityHeaders());
   app.use(compress({ threshold: COMPRESS_THRESHOLD, deflate: false, zstd: false }));
   app.use(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'koa';
+import { markReplayable } from './replay.js';
 
 /** Smaller bodies are not worth compressing. */
 export const COMPRESS_THRESHOLD = 1024;
@@ -46,8 +47,12 @@ export const prepare = (body: string | Buffer, type: string): Prepared =>
 export const prepareJson = (value: unknown): Prepared =>
   prepare(JSON.stringify(value), 'application/json; charset=utf-8');
 
-/** Sends a prepared body in the best encoding the client accepts, or 304 when it holds it already. */
+/**
+ * Sends a prepared body in the best encoding the client accepts, or 304 when it holds it already.
+ * Unless it must not be stored, the answer is marked for replay (see replay.ts).
+ */
 export function sendPrepared(ctx: Context, prepared: Prepared, cacheControl: string): void {
+  if (!cacheControl.includes('no-store')) markReplayable(ctx);
   ctx.status = 200;
   ctx.type = prepared.type;
   ctx.set('Cache-Control', cacheControl);

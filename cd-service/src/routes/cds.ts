@@ -16,6 +16,7 @@ import { requireToken } from '../http/auth.js';
 import { httpError } from '../http/errors.js';
 import { jsonBody } from '../http/json-body.js';
 import { mount, type Operation, type Parameter } from '../http/operations.js';
+import { markReplayable } from '../http/replay.js';
 import type { CdStore } from '../store/store.js';
 import { idParameter, parseId } from './params.js';
 
@@ -114,6 +115,7 @@ export function cdOperations({
           page.total,
         );
         if (links) ctx.set('Link', links);
+        markReplayable(ctx);
         ctx.body = page.items;
       },
     },
@@ -160,6 +162,7 @@ export function cdOperations({
         const cd = await store.get(ctx.state.id);
         if (!cd) throw notFound(ctx.state.id);
         ctx.set('Cache-Control', READ_CACHE);
+        markReplayable(ctx);
         ctx.body = cd;
       },
     },

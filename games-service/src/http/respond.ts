@@ -49,10 +49,10 @@ export const prepareJson = (value: unknown): Prepared =>
 
 /**
  * Sends a prepared body in the best encoding the client accepts, or 304 when it holds it already.
- * A public answer is marked for replay (see replay.ts): prepared bodies never change.
+ * Unless it must not be stored, the answer is marked for replay (see replay.ts).
  */
 export function sendPrepared(ctx: Context, prepared: Prepared, cacheControl: string): void {
-  if (cacheControl.startsWith('public')) markReplayable(ctx);
+  if (!cacheControl.includes('no-store')) markReplayable(ctx);
   ctx.status = 200;
   ctx.type = prepared.type;
   ctx.set('Cache-Control', cacheControl);

@@ -199,7 +199,7 @@ describe('OpenAPI document and HTTP polish', () => {
     });
   });
 
-  describe('replay of immutable answers', () => {
+  describe('replay of answers', () => {
     it('answers a repeated GET with the same headers and body, and a fresh request id', async () => {
       const replayed = seededApp().callback();
       const first = await request(replayed)
