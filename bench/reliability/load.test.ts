@@ -52,11 +52,15 @@ for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
         id = JSON.parse((await send(service.url, { method: 'POST', path: '/cds', body: cd('Target') })).body.toString()).id;
       }
       const mix = MIXES[name](id);
-      for (const request of mix) await load(service.url, request, { connections: 8, seconds: 0.5 });
+      // Warm up at full concurrency, so that the heap has grown to what this load needs:
+      // growth after that is what a leak would look like.
+      const run = (seconds: number) =>
+        Promise.all(
+          mix.map((request) => load(service.url, request, { connections: Math.ceil(CONNECTIONS / mix.length), seconds })),
+        );
+      await run(3);
       const before = service.rssMb();
-      const results = await Promise.all(
-        mix.map((request) => load(service.url, request, { connections: Math.ceil(CONNECTIONS / mix.length), seconds: SECONDS })),
-      );
+      const results = await run(SECONDS);
       const after = service.rssMb();
       const total = results.reduce((sum, r) => sum + r.total, 0);
       console.log(`      ${name}: ${total.toLocaleString('en-US')} requests, ${(total / SECONDS).toFixed(0)} req/s, RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MB`);

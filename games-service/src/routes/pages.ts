@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { memoize, once } from '../cache.js';
+import { LruCache, memoize, once } from '../cache.js';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -43,16 +43,27 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
 
   /**
    * The home page is random on every load, so it is assembled rather than rendered: the page
-   * around the cards is rendered once, and each game's card once.
+   * around the cards is rendered once, and each game's card once, both kept as encoded bytes.
    */
   const CARDS = '<!--cards-->';
   const homeShell = once(async (ctx: Context) =>
-    (await renderView(ctx, 'home', { title: 'Discover games', cards: CARDS })).split(CARDS),
+    (await renderView(ctx, 'home', { title: 'Discover games', cards: CARDS }))
+      .split(CARDS)
+      .map((part) => Buffer.from(part)),
   );
-  const card = memoize(
-    (_id: number, ctx: Context, game: Game) => renderView(ctx, 'game-card', { game }),
-    PAGE_CACHE_SIZE,
-  );
+  const cards = new LruCache<number, Buffer>(PAGE_CACHE_SIZE);
+  const cardsOf = async (ctx: Context, games: readonly Game[]): Promise<Buffer[]> => {
+    const html: Buffer[] = [];
+    for (const game of games) {
+      let card = cards.get(game.id);
+      if (!card) {
+        card = Buffer.from(await renderView(ctx, 'game-card', { game }));
+        cards.set(game.id, card);
+      }
+      html.push(card);
+    }
+    return html;
+  };
 
   const gameOr404 = (raw: string | undefined): Game => {
     const game = catalogue.byId(parseId(raw) ?? 0);
@@ -62,13 +73,11 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
 
   return new Router()
     .get('/', async (ctx) => {
-      const [before = '', after = ''] = await homeShell(ctx);
-      const picks = catalogue
-        .sample(HOME_GAME_COUNT, random)
-        .map((game) => card(game.id, ctx, game));
+      const [before, after] = await homeShell(ctx);
+      const picks = await cardsOf(ctx, catalogue.sample(HOME_GAME_COUNT, random));
       ctx.set('Cache-Control', 'no-store');
       ctx.type = 'html';
-      ctx.body = before + (await Promise.all(picks)).join('') + after;
+      ctx.body = Buffer.concat([before ?? Buffer.alloc(0), ...picks, after ?? Buffer.alloc(0)]);
     })
     .get('/top-rated', (ctx) =>
       sendCachedPage(ctx, 'top-rated', () => ({

@@ -101,6 +101,12 @@ describe('OpenAPI document and HTTP polish', () => {
     });
   });
 
+  it('gives no validator to an answer that must not be stored', async () => {
+    const home = await request(app).get('/').expect(200);
+    expect(home.headers['cache-control']).to.equal('no-store');
+    expect(home.headers.etag).to.equal(undefined);
+  });
+
   describe('Cache-Control', () => {
     it('fits each route', async () => {
       const cases: [string, RegExp][] = [

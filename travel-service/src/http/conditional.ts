@@ -10,6 +10,8 @@ export function conditionalGet(): Middleware {
     await next();
     if (!['GET', 'HEAD'].includes(ctx.method) || ctx.status !== 200 || ctx.response.get('ETag'))
       return;
+    // An answer that must not be stored (a random page) has nothing to revalidate.
+    if (ctx.response.get('Cache-Control').includes('no-store')) return;
     const body = ctx.body;
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
     ctx.etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
