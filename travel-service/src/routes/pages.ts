@@ -25,14 +25,14 @@ export function renderView(
 /** The server-rendered pages. */
 export function pageRoutes(itineraries: Itineraries, random: Random): Router {
   const router = new Router();
-  /** The home page only varies by the itinerary it features: one rendering per destination. */
+  /** The home page only varies by the itinerary it features: one rendering per destination, kept encoded. */
   const homeFeaturing = memoize((_slug: string, ctx: Context, featured: Planned) =>
     renderView(ctx, 'home', {
       title: 'Plan a trip',
       destinations: itineraries.all,
       featured,
       shares: budgetShares(featured.itinerary),
-    }),
+    }).then((html) => Buffer.from(html)),
   );
   /** An itinerary page never changes: rendered once per destination, then served like the API's JSON. */
   const itineraryPage = memoize((_slug: string, ctx: Context, entry: Planned) =>
