@@ -109,8 +109,16 @@ for service in "${SMOKE_SERVICES[@]}"; do
   [ -f "$service/Dockerfile" ] || die "$service/Dockerfile is missing"
   [ -f "$service/src/server.ts" ] || die "$service/src/server.ts is missing: is $service finished? (SMOKE_SERVICES chooses the services)"
   ( start=$SECONDS
-    podman build --format docker --pull=never --force-rm --target runtime -f "$service/Dockerfile" \
-      -t "koa-services/$service:$IMAGE_TAG" . >"$work/build-$service.log" 2>&1
+    # The registry sometimes times out in the middle of a build: a build that failed on the
+    # network is tried again (the layers already built are reused); any other failure is final.
+    for attempt in 1 2 3; do
+      podman build --format docker --pull=never --force-rm --target runtime -f "$service/Dockerfile" \
+        -t "koa-services/$service:$IMAGE_TAG" . >"$work/build-$service.log" 2>&1 && break
+      if [ "$attempt" = 3 ] || ! grep -qE 'ETIMEDOUT|ECONNRESET|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|socket hang up' "$work/build-$service.log"; then
+        exit 1
+      fi
+      log "$service: build attempt $attempt failed on the network, trying again"
+    done
     echo "$((SECONDS - start))" >"$work/build-$service.seconds" ) &
   build_pid[$service]=$!
 done
