@@ -1,0 +1,155 @@
+import { join } from 'node:path';
+import etag from '@koa/etag';
+import Router from '@koa/router';
+import Koa, { type Context, type Middleware } from 'koa';
+import compress from 'koa-compress';
+import conditionalGet from 'koa-conditional-get';
+import helmet from 'koa-helmet';
+import views from 'koa-views';
+import { assets } from './assets.js';
+import { type CorsOptions, corsFor } from './cors.js';
+import { type Api, docsPage } from './docs.js';
+import { errorHandler } from './errors.js';
+import { type Logger, silentLogger } from './log.js';
+import { mount } from './operations.js';
+import { requestId } from './request-id.js';
+import { requestLog } from './request-log.js';
+import { type ResponseCache, responseCache } from './response-cache.js';
+import { kitHelpers, renderView } from './views.js';
+
+/** Smaller bodies are not worth compressing. */
+const COMPRESS_THRESHOLD = 1024;
+const NO_STORE = /(?:^|,)\s*no-store\b/i;
+
+/** The Content-Security-Policy of sites whose pages load only their own assets. */
+export const PAGES_POLICY = {
+  defaultSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+export interface ServiceAppOptions {
+  /** The service's folder: its `views/` (with `layout.pug`) and `public/` (assets). */
+  root: string;
+  /** The JSON API: its operations, mounted in order, and their document (also shown at /docs). */
+  api: Api;
+  /** Path prefixes answered with JSON, errors included (`/api` covers `/api/...`). */
+  jsonPaths: readonly string[];
+  /** Further routes (pages), mounted before the operations. */
+  routers?: readonly Router[];
+  /** The view of the error page, for requests outside jsonPaths; JSON errors when absent. */
+  errorView?: string;
+  /** Formatting helpers for the templates, as `h`. */
+  viewHelpers?: Record<string, unknown>;
+  /** Compile each template once (off while editing them). */
+  cacheViews?: boolean;
+  logger?: Logger;
+  /** Write one log line per request. */
+  logRequests?: boolean;
+  cors?: CorsOptions;
+  /** The bound of the response cache in bytes; 0 turns it off (data that others may change). */
+  cacheMaxBytes?: number;
+  /** Content-Security-Policy directives, helmet's way. */
+  contentSecurityPolicy?: Record<string, string[]>;
+}
+
+export interface ServiceApp extends Koa {
+  /** The response cache, when there is one (tests look at its size). */
+  responseCache?: ResponseCache;
+}
+
+/**
+ * The Koa app of a service: request id, request log, security headers, the one error path,
+ * CORS, conditional GET, the response cache, compression, validators, assets, views, and every
+ * route in one router (so that 405 names every method of a path).
+ */
+export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+  const { root, api, jsonPaths, logger = silentLogger, cacheMaxBytes = 0 } = options;
+  const app: ServiceApp = new Koa();
+  const isJson = (ctx: Context) =>
+    jsonPaths.some((prefix) => ctx.path === prefix || ctx.path.startsWith(`${prefix}/`));
+  const files = assets(join(root, 'public'));
+  const render = views(join(root, 'views'), {
+    extension: 'pug',
+    autoRender: false,
+    options: { cache: options.cacheViews ?? true, basedir: join(root, 'views') },
+  });
+  const helpers = { ...kitHelpers, ...options.viewHelpers };
+  const { errorView } = options;
+
+  app.use(requestId());
+  if (options.logRequests) app.use(requestLog(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: options.contentSecurityPolicy ?? PAGES_POLICY,
+      },
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(
+    errorHandler({
+      logger,
+      isApi: isJson,
+      renderPage:
+        errorView === undefined
+          ? undefined
+          : (ctx, error) =>
+              renderView(ctx, errorView, {
+                title: error.status === 404 ? 'Not found' : 'Error',
+                error,
+              }),
+    }),
+  );
+  app.use(corsFor(isJson, options.cors ?? { origins: [] }));
+  app.use(conditionalGet());
+  if (cacheMaxBytes > 0) {
+    app.responseCache = responseCache(cacheMaxBytes);
+    app.use(app.responseCache.middleware);
+  }
+  app.use(compress({ threshold: COMPRESS_THRESHOLD, deflate: false, zstd: false }));
+  app.use(withoutValidatorWhenNoStore);
+  app.use(etag({ weak: true }));
+  app.use(serializeJson);
+  app.use(files.middleware);
+  app.use(async (ctx, next) => {
+    if (isJson(ctx)) return next();
+    ctx.state.asset = files.url;
+    ctx.state.path = ctx.path;
+    ctx.state.h = helpers;
+    return render(ctx, next);
+  });
+  const router = new Router();
+  for (const part of [...(options.routers ?? []), docsPage(api.document, join(root, 'views'))]) {
+    router.use(part.routes());
+  }
+  mount(router, api.operations);
+  app.use(router.routes()).use(router.allowedMethods());
+  return app;
+}
+
+/** An answer that must not be stored (a random page, a health check) has nothing to revalidate. */
+const withoutValidatorWhenNoStore: Middleware = async (ctx, next) => {
+  await next();
+  if (NO_STORE.test(ctx.response.get('Cache-Control'))) ctx.remove('ETag');
+};
+
+/** JSON is serialized once, here, so that the validator and compression see the bytes sent. */
+const serializeJson: Middleware = async (ctx, next) => {
+  await next();
+  const { body } = ctx;
+  if (
+    body &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    typeof (body as { pipe?: unknown }).pipe !== 'function'
+  ) {
+    ctx.body = JSON.stringify(body);
+  }
+};

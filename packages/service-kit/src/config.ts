@@ -1,0 +1,64 @@
+/** Settings every service reads from its environment. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  logRequests: boolean;
+  /** Origins allowed to call the JSON API from a browser (`CORS_ORIGINS`). */
+  corsOrigins: string[];
+  /** The bound of the response cache, in bytes (`CACHE_MAX_BYTES`). */
+  cacheMaxBytes: number;
+}
+
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** A whole decimal number within bounds, from an environment variable; throws naming it. */
+export function integerSetting(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
+): number {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new Error(
+      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+/** `true` or `false`; throws naming the variable otherwise. */
+export function booleanSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') {
+    throw new Error(`${name} must be true or false, not ${JSON.stringify(raw)}`);
+  }
+  return raw === 'true';
+}
+
+/** `CORS_ORIGINS`: a comma-separated list of origins, or `*`. */
+export function parseOrigins(value: string | undefined, fallback: readonly string[]): string[] {
+  if (value === undefined) return [...fallback];
+  return value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+}
+
+/** The settings of the HTTP server, with the service's own defaults. */
+export function readServerConfig(
+  env: NodeJS.ProcessEnv,
+  defaults: { port: number; corsOrigins: readonly string[] },
+): ServerConfig {
+  return {
+    port: integerSetting(env, 'PORT', defaults.port, { max: 65535 }),
+    host: env.HOST || '127.0.0.1',
+    logRequests: booleanSetting(env, 'LOG_REQUESTS', true),
+    corsOrigins: parseOrigins(env.CORS_ORIGINS, defaults.corsOrigins),
+    cacheMaxBytes: integerSetting(env, 'CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES),
+  };
+}

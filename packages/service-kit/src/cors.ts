@@ -1,0 +1,32 @@
+import cors from '@koa/cors';
+import type { Context, Middleware } from 'koa';
+
+export interface CorsOptions {
+  /** `*`, or the origins allowed; an empty list turns CORS off. */
+  origins: readonly string[];
+  /** Methods a preflight may ask for (writes need listing). */
+  methods?: string[];
+  /** Request headers a preflight may ask for. */
+  headers?: string[];
+}
+
+/** CORS for the requests `applies` selects (the JSON API). */
+export function corsFor(
+  applies: (ctx: Context) => boolean,
+  { origins, methods, headers }: CorsOptions,
+): Middleware {
+  if (origins.length === 0) return (_ctx, next) => next();
+  const anyOrigin = origins.includes('*');
+  const handler = cors({
+    origin: (ctx) => {
+      if (anyOrigin) return '*';
+      const origin = ctx.get('Origin');
+      return origins.includes(origin) ? origin : '';
+    },
+    exposeHeaders: ['ETag', 'X-Request-Id', 'X-Total-Count', 'Link', 'Location'],
+    maxAge: 600,
+    ...(methods && { allowMethods: methods }),
+    ...(headers && { allowHeaders: headers }),
+  });
+  return (ctx, next) => (applies(ctx) ? handler(ctx, next) : next());
+}

@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import { type ApiInfo, type JsonSchema, type Operation, openApiDocument } from './operations.js';
+import { renderKitView } from './views.js';
+
+/** The document and its page change only with a new release of the service. */
+const DOCS_CACHE = 'public, max-age=300';
+
+export interface Api {
+  /** The OpenAPI 3.1 document, its own operation included. */
+  document: JsonSchema;
+  /** The service's operations, then the document's own (GET /openapi.json). */
+  operations: Operation[];
+}
+
+/** The operations of a JSON API and their OpenAPI document, served at /openapi.json. */
+export function describeApi(info: ApiInfo, operations: readonly Operation[]): Api {
+  const self: Operation = {
+    id: 'openApiDocument',
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object' } } },
+    errors: [],
+    handler: (ctx) => {
+      ctx.set('Cache-Control', DOCS_CACHE);
+      ctx.body = document;
+    },
+  };
+  const all = [...operations, self];
+  const document = openApiDocument(info, all);
+  return { document, operations: all };
+}
+
+/** GET /docs: the API reference, rendered from the document in the service's layout. */
+export function docsPage(document: JsonSchema, serviceViews: string): Router {
+  return new Router().get('/docs', async (ctx) => {
+    ctx.set('Cache-Control', DOCS_CACHE);
+    ctx.body = renderKitView(ctx, 'docs', serviceViews, { title: 'API reference', api: document });
+  });
+}

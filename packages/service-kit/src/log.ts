@@ -1,0 +1,21 @@
+import { type DestinationStream, type Logger, pino } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * One JSON object per line on stdout, the format log collectors read; every line names the
+ * service that wrote it, so that the output of several services can be read and filtered.
+ */
+export function createLogger(service: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      base: { service },
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+}
+
+export const silentLogger: Logger = pino({ level: 'silent' });

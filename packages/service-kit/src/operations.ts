@@ -1,0 +1,121 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { errorBodySchema } from './errors.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface SuccessResponse {
+  description: string;
+  schema?: JsonSchema;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+}
+
+/** One route of a JSON API: what it does for the router and what it promises for the document. */
+export interface Operation {
+  /** The OpenAPI operationId. */
+  id: string;
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Koa-style path, e.g. `/api/games/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: JsonSchema;
+  /** Answers of their own shape: successes, and a health check's 503. */
+  responses: Record<number, SuccessResponse>;
+  /** Statuses answered with the JSON error body. */
+  errors: number[];
+  /** Documented as needing the bearer token (enforced by a middleware in `use`). */
+  bearerAuth?: boolean;
+  /** Middleware run before the handler, in order (token, id, body). */
+  use?: Middleware[];
+  handler: Middleware;
+}
+
+export interface ApiInfo {
+  title: string;
+  version: string;
+  description: string;
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input; `details` names each problem',
+  401: 'Missing or wrong bearer token',
+  404: 'Not found',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  500: 'Unexpected failure (details are in the server log, never in the response)',
+  503: 'A dependency is unavailable; try again after `Retry-After` seconds',
+};
+
+const BEARER_AUTH = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'Writes need `Authorization: Bearer <token>` when the service has a token.',
+};
+
+/** Declares the operations on a router, in order (literal paths must come before parameters). */
+export function mount(router: Router, operations: readonly Operation[]): Router {
+  for (const op of operations) router[op.method](op.path, ...(op.use ?? []), op.handler);
+  return router;
+}
+
+const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/** An OpenAPI 3.1 document of the operations; every schema in it is one the service uses. */
+export function openApiDocument(info: ApiInfo, operations: readonly Operation[]): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, response] of Object.entries(op.responses)) {
+      responses[status] = {
+        description: response.description,
+        ...(response.headers && { headers: response.headers }),
+        ...(response.schema && { content: { 'application/json': { schema: response.schema } } }),
+      };
+    }
+    if (op.method === 'get')
+      responses['304'] = { description: 'Not modified (matching `If-None-Match`)' };
+    for (const status of [...op.errors, 500]) {
+      responses[String(status)] = {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const path = toOpenApiPath(op.path);
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[op.method] = {
+      summary: op.summary,
+      ...(op.description && { description: op.description }),
+      operationId: op.id,
+      ...(op.parameters && { parameters: op.parameters }),
+      ...(op.requestBody && {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: op.requestBody } },
+        },
+      }),
+      ...(op.bearerAuth && { security: [{ bearerAuth: [] }] }),
+      responses,
+    };
+  }
+  const secured = operations.some((op) => op.bearerAuth);
+  return {
+    openapi: '3.1.0',
+    info,
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    paths,
+    components: {
+      schemas: { Error: errorBodySchema },
+      ...(secured && { securitySchemes: { bearerAuth: BEARER_AUTH } }),
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type Koa from 'koa';
+import type { Logger } from './log.js';
+
+/** Longer than any request should take; a drained server exits long before. */
+const FORCED_EXIT_MS = 10_000;
+
+/** What Node answers itself, before Koa, to bytes that are not an HTTP request: the JSON error body. */
+function badRequest(): string {
+  const body = JSON.stringify({ error: 'Malformed HTTP request', status: 400 });
+  return [
+    'HTTP/1.1 400 Bad Request',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    "Content-Security-Policy: default-src 'none'",
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  logger: Logger;
+  /** Run once every connection is closed (closing a database). */
+  onClose?: () => Promise<void> | void;
+}
+
+/**
+ * Listens; on SIGTERM/SIGINT stops accepting, answers the requests already received with
+ * `Connection: close`, closes idle keep-alive connections at once, runs onClose, and exits 0
+ * once drained. Answers the URL actually bound (PORT=0 picks a free port).
+ */
+export async function serve(
+  app: Koa,
+  { port, host, logger, onClose = () => {} }: ServeOptions,
+): Promise<string> {
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  const open = new Set<ServerResponse>();
+  let closing = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    if (closing) res.setHeader('Connection', 'close');
+    open.add(res);
+    res.once('close', () => open.delete(res));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && error.code !== 'ECONNRESET') socket.end(badRequest());
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal, inFlight: open.size }, 'shutting down');
+    setTimeout(() => {
+      logger.warn({ inFlight: open.size }, `forcing exit after ${FORCED_EXIT_MS / 1000} s`);
+      process.exit(1);
+    }, FORCED_EXIT_MS).unref();
+    server.close(async () => {
+      try {
+        await onClose();
+      } catch (error) {
+        logger.error({ err: error }, 'closing failed');
+        process.exit(1);
+      }
+      logger.info('shut down');
+      process.exit(0);
+    });
+    for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
+    server.closeIdleConnections();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  const { port: bound } = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+}

@@ -1,0 +1,48 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type Koa from 'koa';
+import { createLogger, type Logger } from '../log.js';
+
+/** The app listening on a free loopback port (raw HTTP and browser tests). */
+export async function listen(app: Koa): Promise<{ url: string; server: Server }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/** Asserts the JSON error body of an error response. */
+export function expectErrorBody(
+  res: { status: number; headers: Record<string, string>; body: unknown },
+  status: number,
+) {
+  if (res.status !== status) {
+    throw new Error(`expected status ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+  if (!/^application\/json/.test(res.headers['content-type'] ?? '')) {
+    throw new Error(`expected a JSON error, got ${res.headers['content-type']}`);
+  }
+  const body = res.body as { error?: unknown; status?: unknown };
+  if (typeof body.error !== 'string' || body.error === '' || body.status !== status) {
+    throw new Error(`not the error body: ${JSON.stringify(body)}`);
+  }
+}
+
+export interface LogLine {
+  level: string;
+  message: string;
+  [field: string]: unknown;
+}
+
+/** A real logger whose lines are kept, to assert what was logged. */
+export function captureLogger(service = 'test'): Logger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return Object.assign(createLogger(service, sink), { lines });
+}

@@ -1,0 +1,3 @@
+export { expectAccessible, launchBrowser } from './browser.js';
+export { Conformance } from './conformance.js';
+export { captureLogger, expectErrorBody, type LogLine, listen } from './http.js';

@@ -1,0 +1,132 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServiceApp, type ServiceAppOptions } from '../src/app.js';
+import { describeApi } from '../src/docs.js';
+import { BadRequest, NotFound } from '../src/errors.js';
+import { Router } from '../src/index.js';
+import { jsonBody } from '../src/json-body.js';
+import type { Operation } from '../src/operations.js';
+import { Conformance } from '../src/testing/conformance.js';
+import { renderView } from '../src/views.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
+const itemSchema = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+};
+
+/** A small service on the kit: a list that can grow, a random answer, a big one, failures. */
+export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
+  const items = [{ id: 1, name: 'first' }];
+  const calls = { list: 0, big: 0 };
+  const operations: Operation[] = [
+    {
+      id: 'health',
+      method: 'get',
+      path: '/healthz',
+      summary: 'Up',
+      responses: { 200: { description: 'Up', schema: { type: 'object' } } },
+      errors: [],
+      handler: (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: 'ok' };
+      },
+    },
+    {
+      id: 'listItems',
+      method: 'get',
+      path: '/api/items',
+      summary: 'Every item',
+      description: 'The `items`, by id.',
+      responses: { 200: { description: 'Items', schema: { type: 'array', items: itemSchema } } },
+      errors: [],
+      handler: (ctx) => {
+        calls.list++;
+        ctx.set('Cache-Control', 'public, max-age=60');
+        ctx.body = items;
+      },
+    },
+    {
+      id: 'addItem',
+      method: 'post',
+      path: '/api/items',
+      summary: 'Add an item',
+      requestBody: itemSchema,
+      responses: { 201: { description: 'Added', schema: itemSchema } },
+      errors: [400, 413, 415],
+      use: [jsonBody('1kb')],
+      handler: (ctx) => {
+        const { name } = ctx.request.body as { name?: unknown };
+        if (typeof name !== 'string') {
+          throw new BadRequest('Invalid item', [{ field: 'name', message: 'must be a string' }]);
+        }
+        const item = { id: items.length + 1, name };
+        items.push(item);
+        ctx.status = 201;
+        ctx.body = item;
+      },
+    },
+    {
+      id: 'randomNumber',
+      method: 'get',
+      path: '/api/random',
+      summary: 'A number, new every time',
+      responses: { 200: { description: 'A number', schema: { type: 'object' } } },
+      errors: [],
+      handler: (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { value: Math.random() };
+      },
+    },
+    {
+      id: 'bigAnswer',
+      method: 'get',
+      path: '/api/big/:size',
+      summary: 'An answer of `size` kilobytes',
+      responses: { 200: { description: 'Filler', schema: { type: 'object' } } },
+      errors: [404],
+      handler: (ctx) => {
+        const size = Number(ctx.params.size);
+        if (!(size >= 1 && size <= 10_000)) throw new NotFound('No such size');
+        calls.big++;
+        ctx.set('Cache-Control', 'public, max-age=60');
+        ctx.body = { filler: 'x'.repeat(size * 1024) };
+      },
+    },
+    {
+      id: 'boom',
+      method: 'get',
+      path: '/api/boom',
+      summary: 'Fails unexpectedly',
+      responses: {},
+      errors: [],
+      handler: () => {
+        throw new Error('secret detail from the database');
+      },
+    },
+  ];
+  const api = describeApi(
+    { title: 'Fixture API', version: '1.0.0', description: 'For the kit tests.' },
+    operations,
+  );
+  const pages = new Router().get('/', async (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.body = await renderView(ctx, 'home', { title: 'Home', message: 'hello' });
+  });
+  const app = createServiceApp({
+    root,
+    api,
+    jsonPaths: ['/api', '/healthz', '/openapi.json'],
+    routers: [pages],
+    errorView: 'error',
+    viewHelpers: { shout: (text: string) => text.toUpperCase() },
+    cacheMaxBytes: 1024 * 1024,
+    cors: { origins: ['https://allowed.example'] },
+    ...options,
+  });
+  const conformance = new Conformance(api.document as never, (path) =>
+    ['/api', '/healthz', '/openapi.json'].some((p) => path === p || path.startsWith(`${p}/`)),
+  );
+  return { app, api, calls, items, request: conformance.request.bind(conformance), conformance };
+}
