@@ -1,27 +1,16 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseOrigins } from './http/cors.js';
+import { readServerConfig, type ServerConfig } from 'service-kit';
 
 const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export interface Config {
-  port: number;
-  host: string;
+export interface Config extends ServerConfig {
   gamesFile: string;
-  logRequests: boolean;
-  corsOrigins: string[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 3001);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535, not ${JSON.stringify(env.PORT)}`);
-  }
   return {
-    port,
-    host: env.HOST ?? '127.0.0.1',
-    gamesFile: env.GAMES_FILE ?? join(serviceRoot, '..', 'seeds', 'games.json'),
-    logRequests: env.LOG_REQUESTS !== 'false',
-    corsOrigins: parseOrigins(env.CORS_ORIGINS, ['*']),
+    ...readServerConfig(env, { port: 3001, corsOrigins: ['*'] }),
+    gamesFile: env.GAMES_FILE || join(serviceRoot, '..', 'seeds', 'games.json'),
   };
 }

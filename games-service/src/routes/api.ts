@@ -1,10 +1,6 @@
-import Router from '@koa/router';
-import { memoize, once } from '../cache.js';
+import { BadRequest, NotFound, type Operation, Router } from 'service-kit';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/game.js';
-import { httpError } from '../http/errors.js';
-import { mount, type Operation } from '../http/operations.js';
-import { prepareJson, sendPrepared } from '../http/respond.js';
 import { idParameter, integerQuery, limitParameter, parseId } from './params.js';
 
 export const TOP_RATED_API_COUNT = 10;
@@ -23,31 +19,18 @@ const gems = {
 
 /**
  * The read-only JSON API under /api/games, in routing order: literal paths come before
- * `/:id`, which would otherwise read them as ids. Answers are serialized once and reused.
+ * `/:id`, which would otherwise read them as ids.
  */
 export function apiOperations(catalogue: Catalogue): Operation[] {
-  const all = once(() => prepareJson(catalogue.games.map(toSummary)));
-  const topRated = once(() => prepareJson(catalogue.topRated(TOP_RATED_API_COUNT).map(toSummary)));
-  const hiddenGems = once(() =>
-    prepareJson(
-      catalogue.hiddenGems().map((game) => ({ ...toSummary(game), reviewCount: game.reviewCount })),
-    ),
-  );
-  const byGenre = memoize((genre: string) => prepareJson(catalogue.byGenre(genre).map(toSummary)));
-  const gameById = memoize((game: Game) => prepareJson(game));
-  const recommendations = memoize((game: Game) =>
-    prepareJson(catalogue.recommendations(game).map(toSummary)),
-  );
-
   const findGame = (raw: string | undefined): Game => {
     const id = parseId(raw);
     if (id === undefined) {
-      throw httpError(400, 'The game id must be a positive integer', [
+      throw new BadRequest('The game id must be a positive integer', [
         { field: 'id', message: 'must be a positive integer' },
       ]);
     }
     const game = catalogue.byId(id);
-    if (!game) throw httpError(404, `No game with id ${id}`);
+    if (!game) throw new NotFound(`No game with id ${id}`);
     return game;
   };
 
@@ -59,7 +42,10 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       summary: 'Every game',
       responses: { 200: { description: 'Every game, by id', schema: summaries } },
       errors: [],
-      handler: (ctx) => sendPrepared(ctx, all(), CACHE),
+      handler: (ctx) => {
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = catalogue.games.map(toSummary);
+      },
     },
     {
       id: 'topRatedGames',
@@ -70,7 +56,10 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         'Best first; ties go to the game with more reviews, then by title. Unrated games never appear.',
       responses: { 200: { description: 'The best games, best first', schema: summaries } },
       errors: [],
-      handler: (ctx) => sendPrepared(ctx, topRated(), CACHE),
+      handler: (ctx) => {
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = catalogue.topRated(TOP_RATED_API_COUNT).map(toSummary);
+      },
     },
     {
       id: 'hiddenGems',
@@ -79,7 +68,12 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       summary: 'Highly rated games that few people have reviewed',
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
-      handler: (ctx) => sendPrepared(ctx, hiddenGems(), CACHE),
+      handler: (ctx) => {
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = catalogue
+          .hiddenGems()
+          .map((game) => ({ ...toSummary(game), reviewCount: game.reviewCount }));
+      },
     },
     {
       id: 'gamesByGenre',
@@ -102,9 +96,9 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       handler: (ctx) => {
         const limit = integerQuery(ctx, limitParameter);
         const games = catalogue.byGenre(ctx.params.genre ?? '', limit);
-        if (games.length === 0) throw httpError(404, `No game has the genre ${ctx.params.genre}`);
-        if (limit === undefined) return sendPrepared(ctx, byGenre(games[0]?.genre ?? ''), CACHE);
-        sendPrepared(ctx, prepareJson(games.map(toSummary)), CACHE);
+        if (games.length === 0) throw new NotFound(`No game has the genre ${ctx.params.genre}`);
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = games.map(toSummary);
       },
     },
     {
@@ -115,7 +109,11 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       parameters: [idParameter],
       responses: { 200: { description: 'The game', schema: gameSchema } },
       errors: [400, 404],
-      handler: (ctx) => sendPrepared(ctx, gameById(findGame(ctx.params.id)), CACHE),
+      handler: (ctx) => {
+        const game = findGame(ctx.params.id);
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = game;
+      },
     },
     {
       id: 'gameRecommendations',
@@ -125,16 +123,18 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       parameters: [idParameter],
       responses: { 200: { description: 'The recommended games', schema: summaries } },
       errors: [400, 404],
-      handler: (ctx) => sendPrepared(ctx, recommendations(findGame(ctx.params.id)), CACHE),
+      handler: (ctx) => {
+        const game = findGame(ctx.params.id);
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = catalogue.recommendations(game).map(toSummary);
+      },
     },
   ];
 }
 
-/** The API's router: its operations, plus a helpful 404 for a genre left out. */
-export function apiRouter(operations: readonly Operation[]): Router {
-  const router = new Router();
-  router.all('/api/games/genre', () => {
-    throw httpError(404, 'Name a genre: /api/games/genre/:genre');
+/** A helpful 404 for a genre left out, before `/api/games/:id` reads `genre` as an id. */
+export function missingGenreRoute(): Router {
+  return new Router().all('/api/games/genre', () => {
+    throw new NotFound('Name a genre: /api/games/genre/:genre');
   });
-  return mount(router, operations);
 }

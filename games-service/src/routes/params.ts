@@ -1,6 +1,4 @@
-import type { Context } from 'koa';
-import { httpError } from '../http/errors.js';
-import type { Parameter } from '../http/operations.js';
+import { BadRequest, type Context, type Parameter } from 'service-kit';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
 
@@ -33,7 +31,7 @@ export function integerQuery(ctx: Context, { name, schema }: Parameter): number 
   const { minimum: min, maximum: max } = schema as { minimum: number; maximum: number };
   const value = typeof raw === 'string' && /^-?[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) {
-    throw httpError(400, `${name} must be an integer from ${min} to ${max}`, [
+    throw new BadRequest(`${name} must be an integer from ${min} to ${max}`, [
       { field: name, message: `must be a single integer from ${min} to ${max}` },
     ]);
   }

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
+import { captureLogger } from 'service-kit/testing';
 import { createApp } from '../../src/app.js';
-import {
-  Catalogue,
-  HIDDEN_GEM_MAX_REVIEWS,
-  HIDDEN_GEM_MIN_RATING,
-} from '../../src/catalogue/catalogue.js';
+import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { seededCatalogue as catalogue, expectErrorBody, request, seededApp } from '../helpers.js';
 
 const SUMMARY_KEYS = ['id', 'title', 'genre', 'releaseYear', 'rating'];
@@ -36,8 +33,8 @@ describe('JSON API /api/games', () => {
     expect(res.body).to.have.length(catalogue.hiddenGems().length);
     for (const gem of res.body) {
       expect(gem).to.have.all.keys([...SUMMARY_KEYS, 'reviewCount']);
-      expect(gem.rating).to.be.at.least(HIDDEN_GEM_MIN_RATING);
-      expect(gem.reviewCount).to.be.below(HIDDEN_GEM_MAX_REVIEWS);
+      expect(gem.rating).to.be.at.least(8.5);
+      expect(gem.reviewCount).to.be.below(5000);
     }
   });
 
@@ -146,7 +143,7 @@ describe('JSON API /api/games', () => {
 
     it('revalidates with ETag and answers 304', async () => {
       const first = await request(app).get('/api/games').expect(200);
-      expect(first.headers.etag).to.match(/^"/);
+      expect(first.headers.etag).to.match(/^W\/"/);
       await request(app)
         .get('/api/games')
         .set('If-None-Match', first.headers.etag ?? '')
@@ -154,8 +151,7 @@ describe('JSON API /api/games', () => {
     });
 
     it('turns an unexpected failure into a generic JSON 500 and logs it', async () => {
-      const logged: unknown[] = [];
-      const logger = { info() {}, warn() {}, error: (...args: unknown[]) => logged.push(args) };
+      const logger = captureLogger();
       class BrokenCatalogue extends Catalogue {
         override byId(): never {
           throw new Error('secret detail at /srv/app/file.ts');
@@ -166,7 +162,7 @@ describe('JSON API /api/games', () => {
       expectErrorBody(res, 500);
       expect(res.body.error).to.equal('Internal Server Error');
       expect(res.text).to.not.include('secret');
-      expect(logged).to.have.length(1);
+      expect(logger.lines.filter((line) => line.level === 'error')).to.have.length(1);
     });
   });
 
