@@ -1,43 +1,59 @@
-# One entry point for every service: each *-service/ folder is an independent npm package.
+# One entry point for every service: each *-service/ folder is an independent npm package, and
+# packages/service-kit/ is the local package they share (each depends on it as file:../packages/service-kit).
+SHELL := /bin/bash
+KIT := packages/service-kit
 SERVICES := $(patsubst %/package.json,%,$(wildcard *-service/package.json))
-INSTALLED := $(addsuffix /node_modules/.package-lock.json,$(SERVICES))
+PACKAGES := $(KIT) $(SERVICES)
+INSTALLED := $(addsuffix /node_modules/.package-lock.json,$(PACKAGES))
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help install start test lint format bench test-reliability
+.PHONY: help install build start start-dist test lint format bench test-reliability
 .DEFAULT_GOAL := help
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-install: ## Install every service's packages exactly as locked (npm ci)
-	@for s in $(SERVICES) bench; do echo "== $$s: npm ci"; (cd $$s && $(NPM) ci) || exit 1; done
+install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/
+	@for p in $(PACKAGES) bench; do echo "== $$p: npm ci"; \
+	  [ "$$p" = cd-service ] && echo "   (cd-service compiles SQLite's driver from source: about 3 minutes the first time)"; \
+	  (cd $$p && $(NPM) ci) || exit 1; done
 
-# Installs a service only when its lock file is newer than its node_modules.
+# Installs a package only when its lock file is newer than its node_modules.
 %/node_modules/.package-lock.json: %/package-lock.json
-	cd $* && $(NPM) ci
+	@echo "== $*: npm ci (first install)"
+	@if [ "$*" = cd-service ]; then echo "   cd-service compiles SQLite's driver from source: about 3 minutes, once"; fi
+	@cd $* && $(NPM) ci
 
-start: $(INSTALLED) ## Start every service in the foreground (Ctrl-C stops them all)
-	@trap 'kill 0' INT TERM; \
-	for s in $(SERVICES); do (cd $$s && exec node --import tsx src/server.ts) & done; \
+build: $(INSTALLED) ## Compile the kit and every service to JavaScript (dist/), as the images do
+	@for p in $(PACKAGES); do echo "== $$p: build"; (cd $$p && $(NPM) run build) || exit 1; done
+
+start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ctrl-C, start again)
+	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait' INT TERM; \
+	for s in $(SERVICES); do (cd $$s && exec node --conditions=source --import tsx src/server.ts) & pids+=($$!); done; \
 	wait
 
-test: $(INSTALLED) ## Run every service's tests; fails if any fails
+start-dist: build ## Start every service from the compiled JavaScript, as in production
+	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait' INT TERM; \
+	for s in $(SERVICES); do (cd $$s && exec node dist/server.js) & pids+=($$!); done; \
+	wait
+
+test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fails
 	@failed=""; \
-	for s in $(SERVICES); do echo "== $$s: tests"; (cd $$s && $(NPM) test) || failed="$$failed $$s"; done; \
+	for p in $(PACKAGES); do echo "== $$p: tests"; (cd $$p && $(NPM) test) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; echo "All tests passed."
 
-lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint every service (and bench/)
+lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint the kit, every service and bench/
 	@failed=""; \
-	for s in $(SERVICES) bench; do echo "== $$s: lint"; (cd $$s && $(NPM) run lint) || failed="$$failed $$s"; done; \
+	for p in $(PACKAGES) bench; do echo "== $$p: lint"; (cd $$p && $(NPM) run lint) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi
 
-format: $(INSTALLED) ## Rewrite every service's code in the house style
-	@for s in $(SERVICES); do (cd $$s && $(NPM) run format); done
+format: $(INSTALLED) ## Rewrite the code in the house style
+	@for p in $(PACKAGES) bench; do (cd $$p && $(NPM) run format); done
 
-bench: $(INSTALLED) bench/node_modules/.package-lock.json ## Benchmarks: each route against a bare node:http server, and at 1,000 vs 100,000 records (writes bench/RESULTS.md)
+bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services against a bare node:http server (writes bench/RESULTS.md)
 	@cd bench && node --import tsx src/bench.ts --write
 
-test-reliability: $(INSTALLED) bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the real services
+test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
 	@cd bench && $(NPM) test
 
 # ---- Containers (README.md, section Docker). The engine is chosen by containers/lib.sh:

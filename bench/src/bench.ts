@@ -38,7 +38,7 @@ interface Row {
   bare: LoadResult;
 }
 
-const CACHED_JSON = { ratio: 0.7 };
+const CACHED_JSON = { ratio: 0.65 };
 const PAGE = { ratio: 0.5 };
 
 const get = (
@@ -245,8 +245,11 @@ async function cdsAtScale(): Promise<ScaleRow[]> {
     measures.set(name, [...(measures.get(name) ?? []), value]);
   const sorts = ['title', '-title', 'artist', '-artist', 'releaseYear', '-releaseYear'];
   for (const size of [SMALL, LARGE]) {
-    const file = await writeSyntheticCds(tmp, size);
-    const service = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
+    const service = await startService('cd-service', {
+      CD_DB_PATH: join(tmp, `cds-${size}.sqlite`),
+      CD_SEED: 'true',
+      CD_SEED_FILE: writeSyntheticCds(tmp, size),
+    });
     try {
       add('start time', service.startMs);
       const page = JSON.parse(
@@ -284,22 +287,53 @@ function toScaleRows(service: string, measures: Map<string, number[]>): ScaleRow
   }));
 }
 
+/** What each service is allowed: resident MB after start and after the load, start time in ms. */
+const PROCESS_TARGETS: Record<ServiceName, { startMb: number; loadedMb: number; startMs: number }> =
+  {
+    'games-service': { startMb: 85, loadedMb: 95, startMs: 1000 },
+    'travel-service': { startMb: 85, loadedMb: 95, startMs: 1000 },
+    'cd-service': { startMb: 90, loadedMb: 95, startMs: 1000 },
+  };
+
+interface ProcessRow {
+  service: ServiceName;
+  startMs: number;
+  startMb: number;
+  loadedMb?: number;
+}
+
+function processTable(rows: ProcessRow[]): string {
+  const lines = [
+    '| service | start to listening | target | resident after start | target | resident after the load | target |',
+    '|---|---:|---|---:|---|---:|---|',
+  ];
+  const check = (value: number | undefined, max: number, unit: string) =>
+    value === undefined ? 'not measured' : `${value <= max ? 'MET' : 'MISSED'} (<= ${max} ${unit})`;
+  for (const row of rows) {
+    const target = PROCESS_TARGETS[row.service];
+    lines.push(
+      `| ${row.service} | ${fmt(row.startMs)} ms | ${check(row.startMs, target.startMs, 'ms')} | ${fmt(row.startMb, 1)} MB | ${check(row.startMb, target.startMb, 'MB')} | ${row.loadedMb === undefined ? '-' : `${fmt(row.loadedMb, 1)} MB`} | ${check(row.loadedMb, target.loadedMb, 'MB')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 async function main() {
   const wanted = (service: ServiceName) => !options.only || service.startsWith(options.only);
   const rows: Row[] = [];
+  const processes: ProcessRow[] = [];
   const running = new Map<ServiceName, RunningProcess>();
   const cdFile = join(tmp, 'cds.sqlite');
   try {
     for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
       if (wanted(name)) {
-        running.set(
-          name,
-          await startService(name, {
-            CD_DB_PATH: cdFile,
-            CD_SEED: 'true',
-            ITINERARY_SEED: 'bench',
-          }),
-        );
+        const service = await startService(name, {
+          CD_DB_PATH: cdFile,
+          CD_SEED: 'true',
+          ITINERARY_SEED: 'bench',
+        });
+        running.set(name, service);
+        processes.push({ service: name, startMs: service.startMs, startMb: service.rssMb() });
       }
     }
     let cdId = 'none';
@@ -317,6 +351,7 @@ async function main() {
       process.stderr.write(`measuring ${route.service} ${route.name}\n`);
       rows.push(await measure(route, service));
     }
+    for (const row of processes) row.loadedMb = running.get(row.service)?.rssMb();
   } finally {
     for (const service of running.values()) await service.stop();
   }
@@ -333,6 +368,10 @@ async function main() {
     `Each route: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s alternating service and bare server (after a 1 s warm-up of each); req/s and latencies are the means of the rounds.`,
     '',
     routeTable(rows),
+    '',
+    'Each service as started above (compiled JavaScript, `node dist/server.js`): time from spawn to its listening log line, resident memory (VmRSS) right after start and after all of its routes above were loaded.',
+    '',
+    processTable(processes),
     '',
     'Scale: p50 of 1,000 sequential requests on one keep-alive connection, each a first-time URL (distinct ids; no answer replayed from memory), start time to the listening line, resident memory after the requests.',
     '',

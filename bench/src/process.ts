@@ -71,10 +71,10 @@ export async function startProcess(
   };
 }
 
-/** Starts one of the services from its folder, as `make start` does. */
+/** Starts one of the services from its compiled JavaScript (`make build`), as its image does. */
 export function startService(
   name: ServiceName,
   env: Record<string, string> = {},
 ): Promise<RunningProcess> {
-  return startProcess(join(repoRoot, name), ['--import', 'tsx', 'src/server.ts'], env);
+  return startProcess(join(repoRoot, name), ['dist/server.js'], env);
 }

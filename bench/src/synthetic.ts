@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,27 +51,19 @@ export function writeSyntheticGames(dir: string, count: number): string {
   return file;
 }
 
-/** A CD store of `count` records, written through the service's own store; CD_SEED must then be false. */
-export async function writeSyntheticCds(dir: string, count: number): Promise<string> {
-  const { openSqliteStore } = await import('../../cd-service/src/store/sqlite.js');
-  const { newRecord } = await import('../../cd-service/src/cd/records.js');
-  const file = join(dir, `cds-${count}.sqlite`);
-  const store = openSqliteStore(file);
-  const now = new Date();
-  const records = Array.from({ length: count }, (_, index) =>
-    newRecord(
-      {
-        title: `Generated Album ${index + 1}`,
-        // Twenty albums per artist at every size, so that an artist's answer is the same size.
-        artist: `Artist ${index % (count / 20)}`,
-        genre: GENRES[index % GENRES.length] as string,
-        releaseYear: 1950 + (index % 75),
-      },
-      randomUUID(),
-      now,
-    ),
-  );
-  await store.seedOnce(records);
-  await store.close();
+/**
+ * A CD seed file of `count` generated CDs (never committed: written to `dir`), for the service
+ * to load into an empty store at its first start (CD_SEED_FILE); the bench imports no service code.
+ */
+export function writeSyntheticCds(dir: string, count: number): string {
+  const cds = Array.from({ length: count }, (_, index) => ({
+    title: `Generated Album ${index + 1}`,
+    // Twenty albums per artist at every size, so that an artist's answer is the same size.
+    artist: `Artist ${index % (count / 20)}`,
+    genre: GENRES[index % GENRES.length] as string,
+    releaseYear: 1950 + (index % 75),
+  }));
+  const file = join(dir, `cds-${count}.json`);
+  writeFileSync(file, JSON.stringify(cds));
   return file;
 }
