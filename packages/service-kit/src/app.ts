@@ -10,7 +10,7 @@ import views from 'koa-views';
 import { assets } from './assets.js';
 import { type CorsOptions, corsFor } from './cors.js';
 import { type Api, docsPage } from './docs.js';
-import { errorHandler } from './errors.js';
+import { BadRequest, errorHandler } from './errors.js';
 import { type Logger, silentLogger } from './log.js';
 import { mount } from './operations.js';
 import { requestId } from './request-id.js';
@@ -119,6 +119,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
               }),
     }),
   );
+  app.use(wellFormedRequest);
   app.use(corsFor(isJson, options.cors ?? { origins: [] }));
   app.use(conditionalGet());
   if (cacheMaxBytes > 0) {
@@ -137,6 +138,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     ctx.state.h = helpers;
     return render(ctx, next);
   });
+  app.use(unknownMethodIsNotAllowed);
   const router = new Router();
   for (const part of [...(options.routers ?? []), docsPage(api.document, join(root, 'views'))]) {
     router.use(part.routes());
@@ -145,6 +147,33 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(router.routes()).use(router.allowedMethods());
   return app;
 }
+
+/**
+ * What Node lets through but no route can answer: an HTTP/1.1 request without Host, and a query
+ * whose percent-encoding is broken (Koa would silently keep the raw text).
+ */
+const wellFormedRequest: Middleware = async (ctx, next) => {
+  if (ctx.req.httpVersion === '1.1' && ctx.get('Host') === '') {
+    throw new BadRequest('An HTTP/1.1 request needs a Host header');
+  }
+  for (const part of ctx.querystring.split('&')) {
+    try {
+      decodeURIComponent(part.replaceAll('+', ' '));
+    } catch {
+      const field = part.split('=')[0] ?? part;
+      throw new BadRequest(`The query parameter ${field} is not valid percent-encoding`, [
+        { field, message: 'is not valid percent-encoding' },
+      ]);
+    }
+  }
+  await next();
+};
+
+/** A method no route has (PROPFIND, SEARCH, ...) on a path that exists: 405 with Allow, not 501. */
+const unknownMethodIsNotAllowed: Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.status === 501 && ctx.body == null) ctx.status = 405;
+};
 
 /** An answer that must not be stored (a random page, a health check) has nothing to revalidate. */
 const withoutValidatorWhenNoStore: Middleware = async (ctx, next) => {

@@ -37,5 +37,5 @@ export {
   type SuccessResponse,
 } from './operations.js';
 export { ENCODINGS, type Encoding, type ResponseCache, responseCache } from './response-cache.js';
-export { type ServeOptions, serve } from './serve.js';
+export { createHttpServer, type ServeOptions, serve } from './serve.js';
 export { kitHelpers, renderView } from './views.js';

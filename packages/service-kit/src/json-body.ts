@@ -2,9 +2,13 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.js';
 
+const UTF8 = new Set(['', 'utf-8', 'utf8']);
+
 /**
- * Parses a JSON body into ctx.request.body: 400 when there is none or it is malformed,
- * 415 when it is not JSON, 413 when it is over `limit`. A `__proto__` key is refused (400).
+ * Parses a JSON body into ctx.request.body: 400 when there is none, it is malformed or its
+ * Content-Encoding does not decode; 415 when it is not JSON, not UTF-8 or in an encoding we do
+ * not take (gzip, deflate and br are taken); 413 when it is over `limit`, and the rest of it is
+ * not read. A `__proto__` key is refused (400).
  */
 export function jsonBody(limit = '100kb'): Middleware {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limit, jsonStrict: true });
@@ -14,6 +18,10 @@ export function jsonBody(limit = '100kb'): Middleware {
     }
     if (!ctx.is('application/json')) {
       throw new UnsupportedMediaType('The body must be JSON (Content-Type: application/json)');
+    }
+    const charset = ctx.request.charset.toLowerCase();
+    if (!UTF8.has(charset)) {
+      throw new UnsupportedMediaType(`The body must be UTF-8 (charset=utf-8), not ${charset}`);
     }
     try {
       await parse(ctx, async () => {});
@@ -28,6 +36,11 @@ export function jsonBody(limit = '100kb'): Middleware {
         );
       }
       if (status === 415) throw new UnsupportedMediaType(`The body cannot be read: ${message}`);
+      const encoding = ctx.get('Content-Encoding');
+      // zlib's own errors (a broken or truncated gzip, deflate or br body) carry no status.
+      if (status === undefined && encoding !== '') {
+        throw new BadRequest(`The body is not valid ${encoding} data: ${message}`);
+      }
       throw error;
     }
     await next();

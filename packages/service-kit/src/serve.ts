@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from './log.js';
@@ -22,6 +22,20 @@ function badRequest(): string {
   ].join('\r\n');
 }
 
+/**
+ * The HTTP server of an app: keep-alive longer than common load balancers', and what Node
+ * would answer itself (a malformed request, a request without Host) answered with the JSON body.
+ */
+export function createHttpServer(app: Koa): Server {
+  const server = createServer({ requireHostHeader: false }, app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && error.code !== 'ECONNRESET') socket.end(badRequest());
+    else socket.destroy();
+  });
+  return server;
+}
+
 export interface ServeOptions {
   port: number;
   host: string;
@@ -39,18 +53,13 @@ export async function serve(
   app: Koa,
   { port, host, logger, onClose = () => {} }: ServeOptions,
 ): Promise<string> {
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(app);
   const open = new Set<ServerResponse>();
   let closing = false;
   server.on('request', (_req, res: ServerResponse) => {
     if (closing) res.setHeader('Connection', 'close');
     open.add(res);
     res.once('close', () => open.delete(res));
-  });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && error.code !== 'ECONNRESET') socket.end(badRequest());
-    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

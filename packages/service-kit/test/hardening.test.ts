@@ -1,0 +1,166 @@
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import { expectErrorBody, listen } from '../src/testing/http.js';
+import { fixtureService } from './fixture.js';
+
+/** Sends raw bytes and reads the whole answer until the server closes or `ms` pass. */
+function rawExchange(url: string, request: string, ms = 2000): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+    setTimeout(() => socket.destroy(), ms).unref();
+  });
+}
+
+/** A POST of raw bytes (supertest re-encodes a Buffer body). */
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; body: { error?: string; status?: number } }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('hardening', () => {
+  const { app, request } = fixtureService();
+  const server = app.callback();
+
+  it('answers a method no route has with 405 and Allow: JSON on the API, the layout on pages', async () => {
+    for (const method of ['PROPFIND', 'SEARCH', 'PURGE', 'LOCK', 'LINK']) {
+      const api = await request(server)[method.toLowerCase() as 'get']('/api/items');
+      expectErrorBody(api as never, 405);
+      expect(api.headers.allow, method).to.include('GET');
+      const page = await request(server)[method.toLowerCase() as 'get']('/');
+      expect(page.status, method).to.equal(405);
+      expect(page.headers['content-type']).to.match(/html/);
+      expect(page.text).to.include('Error page');
+    }
+  });
+
+  it('answers a query with broken percent-encoding with 400 naming the parameter', async () => {
+    const res = await request(server).get('/api/items?name=%ZZ');
+    expectErrorBody(res, 400);
+    expect(res.body.details).to.deep.equal([
+      { field: 'name', message: 'is not valid percent-encoding' },
+    ]);
+    const page = await request(server).get('/?q=%E0%A4%A');
+    expect(page.status).to.equal(400);
+  });
+
+  describe('request bodies', () => {
+    const post = () => request(server).post('/api/items').set('Content-Type', 'application/json');
+
+    it('takes a gzip body and refuses a broken or truncated one with 400', async () => {
+      const { url, server: listening } = await listen(fixtureService().app);
+      try {
+        const send = (encoding: string, body: Buffer) =>
+          rawPost(
+            `${url}/api/items`,
+            { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+            body,
+          );
+        const good = gzipSync(JSON.stringify({ name: 'zipped' }));
+        expect((await send('gzip', good)).status).to.equal(201);
+        for (const [encoding, body] of [
+          ['gzip', Buffer.from('garbage')],
+          ['br', Buffer.from('garbage')],
+          ['deflate', Buffer.from('garbage')],
+          ['gzip', good.subarray(0, good.length - 6)],
+        ] as const) {
+          const res = await send(encoding, body);
+          expect(res.status, encoding).to.equal(400);
+          expect(res.body.error).to.include(`not valid ${encoding} data`);
+        }
+      } finally {
+        listening.close();
+      }
+    });
+
+    it('refuses an encoding it does not take, and a charset other than UTF-8, with 415', async () => {
+      expectErrorBody(await post().set('Content-Encoding', 'compress').send('{}'), 415);
+      const latin1 = await request(server)
+        .post('/api/items')
+        .set('Content-Type', 'application/json; charset=latin1')
+        .send(Buffer.from('{"name":"caf\xe9"}', 'latin1'));
+      expectErrorBody(latin1, 415);
+      expect(latin1.body.error).to.include('UTF-8');
+      await request(server)
+        .post('/api/items')
+        .set('Content-Type', 'application/json; charset=UTF-8')
+        .send('{"name":"café"}')
+        .expect(201);
+    });
+  });
+
+  describe('on a real socket', () => {
+    let url: string;
+    let close: () => void;
+    before(async () => {
+      const listening = await listen(fixtureService().app);
+      url = listening.url;
+      close = () => listening.server.close();
+    });
+    after(() => close());
+
+    it('answers an HTTP/1.1 request without Host with the JSON error body', async () => {
+      const answer = await rawExchange(url, 'GET /api/items HTTP/1.1\r\nConnection: close\r\n\r\n');
+      expect(answer).to.match(/^HTTP\/1\.1 400/);
+      expect(answer).to.include('application/json');
+      expect(answer).to.include('"status":400');
+      expect(answer).to.match(/x-content-type-options: nosniff/i);
+    });
+
+    it('answers a malformed request with the JSON error body', async () => {
+      const answer = await rawExchange(url, 'NOT HTTP AT ALL\r\n\r\n');
+      expect(answer).to.match(/^HTTP\/1\.1 400/);
+      expect(answer).to.include('"error":"Malformed HTTP request"');
+    });
+
+    it('answers an oversized body with 413 and Connection: close, without reading the rest', async () => {
+      const { port } = new URL(url);
+      const declared = 50 * 1024 * 1024;
+      const result = await new Promise<{ answer: string; sent: number }>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let answer = '';
+        let sent = 0;
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        socket.on('data', (data) => {
+          answer += data;
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve({ answer, sent }));
+        socket.write(
+          `POST /api/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+        );
+        const pump = () => {
+          while (sent < declared && !socket.destroyed) {
+            sent += chunk.length;
+            if (!socket.write(chunk)) return socket.once('drain', pump);
+          }
+        };
+        pump();
+      });
+      expect(result.answer).to.match(/^HTTP\/1\.1 413/);
+      expect(result.answer).to.match(/connection: close/i);
+      expect(result.sent).to.be.below(declared / 2);
+    });
+  });
+});
