@@ -10,12 +10,4 @@ export const viewHelpers = {
   /** The CSS class of a bar this wide, in steps of 5%; any share above 0 shows. */
   widthClass: (share: number) => `w-${share > 0 ? Math.max(5, Math.round(share * 20) * 5) : 0}`,
   pagePath,
-  /** A JSON Schema's type in a few words, for the API reference. */
-  schemaType: (schema: { type?: unknown; minimum?: number; maximum?: number }) => {
-    const type = Array.isArray(schema.type)
-      ? schema.type.join(' or ')
-      : String(schema.type ?? 'any');
-    if (schema.minimum === undefined && schema.maximum === undefined) return type;
-    return `${type}, ${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`;
-  },
 };

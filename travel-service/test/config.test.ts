@@ -13,6 +13,7 @@ describe('readConfig', () => {
       host: '127.0.0.1',
       itinerarySeed: undefined,
       logRequests: true,
+      cacheMaxBytes: 33_554_432,
     });
     expect(config.destinationsFile).to.equal(join(root, '..', 'seeds', 'destinations.json'));
     expect(config.corsOrigins).to.deep.equal(['*']);
@@ -26,6 +27,7 @@ describe('readConfig', () => {
       DESTINATIONS_FILE: '/data/d.json',
       LOG_REQUESTS: 'false',
       CORS_ORIGINS: 'https://a.example, https://b.example',
+      CACHE_MAX_BYTES: '0',
     });
     expect(config).to.deep.equal({
       port: 8080,
@@ -34,6 +36,7 @@ describe('readConfig', () => {
       destinationsFile: '/data/d.json',
       logRequests: false,
       corsOrigins: ['https://a.example', 'https://b.example'],
+      cacheMaxBytes: 0,
     });
   });
 
@@ -47,7 +50,7 @@ describe('readConfig', () => {
 
   it('rejects a port that is not one', () => {
     for (const port of ['abc', '-1', '70000', '1.5']) {
-      expect(() => readConfig({ PORT: port }), port).to.throw(/PORT must be an integer/);
+      expect(() => readConfig({ PORT: port }), port).to.throw(/PORT must be a whole number/);
     }
   });
 });

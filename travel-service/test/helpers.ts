@@ -1,19 +1,19 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type AppOptions, apiDocument, createApp } from '../src/app.js';
+import { Conformance } from 'service-kit/testing';
+import { type AppOptions, createApp, JSON_PATHS, travelApi } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 import { type Planned, planItineraries } from '../src/itineraries/itineraries.js';
 import { loadDestinations } from '../src/itineraries/load.js';
-import { Conformance } from './conformance.js';
+import { seededRandom } from '../src/itineraries/random.js';
+
+export { expectErrorBody } from 'service-kit/testing';
 
 export const TEST_SEED = 'travel-service tests';
 export const seededDestinations = loadDestinations(readConfig({}).destinationsFile);
 /** The itineraries of the seed file under a fixed seed: the same in every run. */
 export const seededItineraries = planItineraries(seededDestinations, TEST_SEED);
 
-export const conformance = new Conformance(
-  apiDocument(seededItineraries) as never,
-  (path) => path.startsWith('/api/') || ['/api', '/healthz', '/openapi.json'].includes(path),
+export const conformance = new Conformance(travelApi(seededItineraries).document as never, (path) =>
+  JSON_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)),
 );
 /** supertest, with every API response checked against the OpenAPI document. */
 export const request = conformance.request.bind(conformance);
@@ -25,32 +25,11 @@ export function seededEntry(name: string): Planned {
   return entry;
 }
 
+/** The app on the seeded itineraries; its home page picks with a seeded random source too. */
 export function seededApp(options: Partial<AppOptions> = {}) {
-  return createApp({ itineraries: seededItineraries, ...options });
-}
-
-/** The app listening on a free loopback port, for the browser tests. */
-export async function listen(
-  options: Partial<AppOptions> = {},
-): Promise<{ url: string; server: Server }> {
-  const server = seededApp(options).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, server };
-}
-
-/** Asserts the JSON error body of every error response. */
-export function expectErrorBody(
-  res: { status: number; headers: Record<string, string>; body: unknown },
-  status: number,
-) {
-  if (res.status !== status)
-    throw new Error(`expected status ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  if (!/^application\/json/.test(res.headers['content-type'] ?? '')) {
-    throw new Error(`expected a JSON error, got ${res.headers['content-type']}`);
-  }
-  const body = res.body as { error?: unknown; status?: unknown };
-  if (typeof body.error !== 'string' || body.error === '' || body.status !== status) {
-    throw new Error(`not the error body: ${JSON.stringify(body)}`);
-  }
+  return createApp({
+    itineraries: seededItineraries,
+    random: seededRandom(`${TEST_SEED} home`),
+    ...options,
+  });
 }

@@ -16,9 +16,10 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Runs src/server.ts as `npm start` does, collecting its JSON log lines. */
+/** Runs src/server.ts as `npm run dev` does, collecting its JSON log lines. */
 function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const args = ['--conditions=source', '--import', 'tsx', 'src/server.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,15 +1,6 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
-import { httpError } from '../http/errors.js';
-import { mount, type Operation } from '../http/operations.js';
-import { type Prepared, prepareJson, sendPrepared } from '../http/respond.js';
-import { activitySchema, itinerarySchema } from '../itineraries/generate.js';
-import {
-  type Itineraries,
-  type Planned,
-  summarySchema,
-  toSummary,
-} from '../itineraries/itineraries.js';
+import { type Context, NotFound, type Operation } from 'service-kit';
+import { activitySchema, type Itinerary, itinerarySchema } from '../itineraries/generate.js';
+import { type Itineraries, summarySchema, toSummary } from '../itineraries/itineraries.js';
 import { destinationParam, destinationParameter } from './params.js';
 
 /** The itineraries never change while the process runs; a restart may bring new ones. */
@@ -24,27 +15,13 @@ const highlights = {
   },
 };
 
-/**
- * The read-only JSON API under /api/itineraries. Every answer is serialized once at start;
- * its compressed variants are made on first demand and kept.
- */
+/** The read-only JSON API under /api/itineraries, in routing order. */
 export function apiOperations(itineraries: Itineraries): Operation[] {
-  const list = prepareJson(itineraries.all.map(({ itinerary }) => toSummary(itinerary)));
-  const answers = new Map<Planned, { full: Prepared; highlights: Prepared }>();
-  for (const entry of itineraries.all) {
-    const { itinerary } = entry;
-    answers.set(entry, {
-      full: prepareJson(itinerary),
-      highlights: prepareJson(itinerary.activities.filter((activity) => activity.highlight)),
-    });
-  }
-
-  const answersFor = (ctx: Context) => {
+  const itineraryOf = (ctx: Context): Itinerary => {
     const name = destinationParam(ctx);
     const entry = itineraries.find(name);
-    const found = entry && answers.get(entry);
-    if (!found) throw httpError(404, `No itinerary for the destination ${JSON.stringify(name)}`);
-    return found;
+    if (!entry) throw new NotFound(`No itinerary for the destination ${JSON.stringify(name)}`);
+    return entry.itinerary;
   };
 
   return [
@@ -56,7 +33,10 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       description: 'One per destination, by destination name.',
       responses: { 200: { description: 'Every itinerary, in short', schema: summaries } },
       errors: [],
-      handler: (ctx) => sendPrepared(ctx, list, CACHE),
+      handler: (ctx) => {
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = itineraries.all.map(({ itinerary }) => toSummary(itinerary));
+      },
     },
     {
       id: 'getItinerary',
@@ -69,7 +49,11 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       parameters: [destinationParameter],
       responses: { 200: { description: 'The itinerary', schema: itinerarySchema } },
       errors: [400, 404],
-      handler: (ctx) => sendPrepared(ctx, answersFor(ctx).full, CACHE),
+      handler: (ctx) => {
+        const itinerary = itineraryOf(ctx);
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = itinerary;
+      },
     },
     {
       id: 'itineraryHighlights',
@@ -80,12 +64,11 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       parameters: [destinationParameter],
       responses: { 200: { description: 'The highlights', schema: highlights } },
       errors: [400, 404],
-      handler: (ctx) => sendPrepared(ctx, answersFor(ctx).highlights, CACHE),
+      handler: (ctx) => {
+        const itinerary = itineraryOf(ctx);
+        ctx.set('Cache-Control', CACHE);
+        ctx.body = itinerary.activities.filter((activity) => activity.highlight);
+      },
     },
   ];
-}
-
-/** The API's router: its operations, in order. */
-export function apiRouter(operations: readonly Operation[]): Router {
-  return mount(new Router(), operations);
 }

@@ -1,6 +1,4 @@
-import type { Context } from 'koa';
-import { httpError } from '../http/errors.js';
-import type { Parameter } from '../http/operations.js';
+import { BadRequest, type Context, type Parameter } from 'service-kit';
 import { MAX_NAME_LENGTH, NAME_CHARACTERS } from '../itineraries/destination.js';
 
 /** The destination path parameter, documented with the very rules `checkDestinationName` applies. */
@@ -21,7 +19,7 @@ export const destinationParameter: Parameter = {
 };
 
 const invalid = (message: string) =>
-  httpError(400, `The destination ${message}`, [{ field: 'destination', message }]);
+  new BadRequest(`The destination ${message}`, [{ field: 'destination', message }]);
 
 /**
  * The destination named by the route's one path parameter, percent-decoded; 400 when

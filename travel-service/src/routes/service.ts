@@ -1,11 +1,6 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
-import { once } from '../cache.js';
-import { type JsonSchema, mount, type Operation, openApiDocument } from '../http/operations.js';
-import { prepare, prepareJson, sendPrepared } from '../http/respond.js';
-import { renderView } from './pages.js';
+import type { ApiInfo, Operation } from 'service-kit';
 
-const API_INFO = {
+export const API_INFO: ApiInfo = {
   title: 'Trip Planner API',
   version: '1.0.0',
   description:
@@ -32,29 +27,4 @@ export function healthOperation(destinationCount: number): Operation {
       ctx.body = { status: 'ok', destinations: destinationCount };
     },
   };
-}
-
-/** The OpenAPI document of the operations (itself included), served at /openapi.json and as the /docs page. */
-export function docs(operations: readonly Operation[]): { document: JsonSchema; router: Router } {
-  const json = once(() => prepareJson(document));
-  const self: Operation = {
-    id: 'openApiDocument',
-    method: 'get',
-    path: '/openapi.json',
-    summary: 'This document (OpenAPI 3.1)',
-    responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object' } } },
-    errors: [],
-    handler: (ctx) => sendPrepared(ctx, json(), 'public, max-age=300'),
-  };
-  const document = openApiDocument(API_INFO, [...operations, self]);
-  const page = once(async (ctx: Context) =>
-    prepare(
-      await renderView(ctx, 'docs', { title: 'API reference', api: document }),
-      'text/html; charset=utf-8',
-    ),
-  );
-  const router = mount(new Router(), [self]).get('/docs', async (ctx) =>
-    sendPrepared(ctx, await page(ctx), 'public, max-age=300'),
-  );
-  return { document, router };
 }

@@ -1,8 +1,14 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seededItineraries as itineraries, listen, seededEntry } from '../helpers.js';
-import { expectAccessible, launchBrowser } from './browser.js';
+import {
+  type Browser,
+  type BrowserContext,
+  expectAccessible,
+  launchBrowser,
+  listen,
+  type Page,
+} from 'service-kit/testing';
+import { seededItineraries as itineraries, seededApp, seededEntry } from '../helpers.js';
 
 describe('pages in Chromium', function () {
   this.timeout(60_000);
@@ -13,7 +19,7 @@ describe('pages in Chromium', function () {
   let url: string;
 
   before(async () => {
-    ({ server, url } = await listen());
+    ({ server, url } = await listen(seededApp()));
     browser = await launchBrowser();
   });
   after(async () => {

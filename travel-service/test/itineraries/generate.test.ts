@@ -8,14 +8,14 @@ import {
   generateActivity,
   generateItinerary,
   itinerarySchema,
-  MAX_ACTIVITIES,
-  MIN_ACTIVITIES,
 } from '../../src/itineraries/generate.js';
 import { seededRandom } from '../../src/itineraries/random.js';
 import { makeDestination, makeTemplate } from '../fixtures.js';
 import { seededDestinations } from '../helpers.js';
 
 const RUNS = 500;
+/** fast-check draws from a fixed seed: a failure is replayed by running the tests again. */
+const SEED = 20_260_101;
 /** The schema the API documents its answers with: every itinerary must fit it. */
 const fitsSchema = new Ajv({ allErrors: true }).compile(itinerarySchema);
 
@@ -65,10 +65,7 @@ function expectValidItinerary(
   expect(fitsSchema(itinerary), JSON.stringify(fitsSchema.errors)).to.equal(true);
   expect(itinerary.destination).to.equal(destination.name);
   const count = itinerary.activities.length;
-  expect(count).to.be.within(
-    MIN_ACTIVITIES,
-    Math.min(MAX_ACTIVITIES, destination.activities.length),
-  );
+  expect(count).to.be.within(3, Math.min(7, destination.activities.length));
   const names = itinerary.activities.map((a) => a.name);
   expect(new Set(names).size, 'no activity twice').to.equal(count);
   for (const activity of itinerary.activities) {
@@ -86,7 +83,7 @@ describe('generateActivity', () => {
       fc.property(templateArb, seedArb, (template, seed) => {
         expectActivityOf(generateActivity(template, seededRandom(seed)), template);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, seed: SEED },
     );
   });
 
@@ -121,7 +118,7 @@ describe('generateItinerary', () => {
       fc.property(destinationArb, seedArb, (destination, seed) => {
         expectValidItinerary(generateItinerary(destination, seededRandom(seed)), destination);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, seed: SEED },
     );
   });
 
@@ -204,7 +201,7 @@ describe('budgetShares', () => {
         for (const share of shares) expect(share).to.be.within(0, 1);
         expect(shares.reduce((a, b) => a + b, 0)).to.be.closeTo(1, 1e-9);
       }),
-      { numRuns: 200 },
+      { numRuns: 200, seed: SEED },
     );
   });
 });

@@ -1,14 +1,16 @@
-import Router from '@koa/router';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import Koa from 'koa';
+import { createServiceApp, describeApi, Router } from 'service-kit';
 import request from 'supertest';
 import { checkDestinationName, destinationParam } from '../../src/routes/params.js';
+import { API_INFO } from '../../src/routes/service.js';
 
-/** What a route sees of its parameter, and what destinationParam makes of it. */
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** What a route of the kit's router sees of its parameter, and what destinationParam makes of it. */
 function probe() {
-  const app = new Koa();
-  const router = new Router();
-  router.get('/x/:destination', (ctx) => {
+  const router = new Router().get('/x/:destination', (ctx) => {
     let parsed: unknown;
     try {
       parsed = destinationParam(ctx);
@@ -17,8 +19,8 @@ function probe() {
     }
     ctx.body = { param: ctx.params.destination, captures: ctx.captures, parsed };
   });
-  app.use(router.routes());
-  return app.callback();
+  const api = describeApi(API_INFO, []);
+  return createServiceApp({ root, api, jsonPaths: ['/x'], routers: [router] }).callback();
 }
 
 describe('destinationParam', () => {
