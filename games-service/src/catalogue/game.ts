@@ -16,7 +16,7 @@ export interface Game {
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 
 const properties = {
-  id: { type: 'integer', minimum: 1 },
+  id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   title: { ...text, maxLength: 200 },
   releaseYear: { type: 'integer', minimum: 1950, maximum: 2100 },
   // ajv's JSONSchemaType cannot type a required nullable number; the tests check this one.

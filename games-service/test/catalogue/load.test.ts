@@ -29,6 +29,18 @@ describe('loadGames', () => {
     expect(parseGames([makeGame({ rating: 8.7 })])).to.have.length(1);
   });
 
+  it('takes only ids that are safe integers (above 2^53 a JSON number reads as another)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'games-'));
+    const file = join(dir, 'big-id.json');
+    const text = JSON.stringify([makeGame({ id: 1 })]).replace('"id":1', '"id":9007199254740993');
+    writeFileSync(file, text);
+    expect(() => loadGames(file)).to.throw(
+      SeedError,
+      /record 0 .*field "id" must be <= 9007199254740991/,
+    );
+    expect(parseGames([makeGame({ id: Number.MAX_SAFE_INTEGER })])).to.have.length(1);
+  });
+
   it('rejects repeated ids and titles', () => {
     expect(() => parseGames([makeGame({ id: 7 }), makeGame({ id: 7 })])).to.throw(/"id" repeats/);
     const twice = [makeGame({ title: 'Same' }), makeGame({ title: 'Same' })];
