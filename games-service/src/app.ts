@@ -25,6 +25,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** The bound of the response cache, in bytes; 0 turns it off. */
   cacheMaxBytes?: number;
+  /** Whether GET /metrics answers. */
+  metrics?: boolean;
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
@@ -40,6 +42,7 @@ export function createApp({
   ...options
 }: AppOptions): ServiceApp {
   return createServiceApp({
+    service: 'games-service',
     root,
     api: gamesApi(catalogue),
     jsonPaths: JSON_PATHS,

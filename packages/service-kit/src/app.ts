@@ -7,11 +7,13 @@ import compress from 'koa-compress';
 import conditionalGet from 'koa-conditional-get';
 import helmet from 'koa-helmet';
 import views from 'koa-views';
+import type { Registry } from 'prom-client';
 import { assets } from './assets.js';
 import { type CorsOptions, corsFor } from './cors.js';
 import { type Api, docsPage } from './docs.js';
 import { BadRequest, errorHandler } from './errors.js';
 import { type Logger, silentLogger } from './log.js';
+import { createMetricsRegistry, metricsEndpoint, requestMetrics } from './metrics.js';
 import { mount } from './operations.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
@@ -64,6 +66,13 @@ export interface ServiceAppOptions {
   cors?: CorsOptions;
   /** The bound of the response cache in bytes; 0 turns it off (data that others may change). */
   cacheMaxBytes?: number;
+  /** The service's name: in its metrics. */
+  service: string;
+  /**
+   * GET /metrics: a Prometheus registry to serve (a service may add its own metrics to it),
+   * true (the default) for a new one with the process metrics, false for none.
+   */
+  metrics?: Registry | boolean;
   /** Content-Security-Policy directives, helmet's way. */
   contentSecurityPolicy?: Record<string, string[]>;
 }
@@ -71,6 +80,8 @@ export interface ServiceAppOptions {
 export interface ServiceApp extends Koa {
   /** The response cache, when there is one (tests look at its size). */
   responseCache?: ResponseCache;
+  /** The registry behind GET /metrics, when metrics are on. */
+  metrics?: Registry;
 }
 
 /**
@@ -92,8 +103,18 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const helpers = { ...kitHelpers, ...options.viewHelpers };
   const { errorView } = options;
 
+  const metrics =
+    options.metrics === false
+      ? undefined
+      : options.metrics === true || options.metrics === undefined
+        ? createMetricsRegistry(options.service)
+        : options.metrics;
   app.use(requestId());
   if (options.logRequests) app.use(requestLog(logger));
+  if (metrics) {
+    app.metrics = metrics;
+    app.use(requestMetrics(metrics));
+  }
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -120,6 +141,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     }),
   );
   app.use(wellFormedRequest);
+  if (metrics) app.use(metricsEndpoint(metrics));
   app.use(corsFor(isJson, options.cors ?? { origins: [] }));
   app.use(conditionalGet());
   if (cacheMaxBytes > 0) {

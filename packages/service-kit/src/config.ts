@@ -7,6 +7,8 @@ export interface ServerConfig {
   corsOrigins: string[];
   /** The bound of the response cache, in bytes (`CACHE_MAX_BYTES`). */
   cacheMaxBytes: number;
+  /** Whether GET /metrics answers (`METRICS`). */
+  metrics: boolean;
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
@@ -60,5 +62,6 @@ export function readServerConfig(
     logRequests: booleanSetting(env, 'LOG_REQUESTS', true),
     corsOrigins: parseOrigins(env.CORS_ORIGINS, defaults.corsOrigins),
     cacheMaxBytes: integerSetting(env, 'CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES),
+    metrics: booleanSetting(env, 'METRICS', true),
   };
 }

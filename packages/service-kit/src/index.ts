@@ -27,6 +27,7 @@ export {
 } from './errors.js';
 export { jsonBody } from './json-body.js';
 export { createLogger, type Logger, silentLogger } from './log.js';
+export { createMetricsRegistry, routeOf } from './metrics.js';
 export {
   type ApiInfo,
   type JsonSchema,

@@ -17,6 +17,8 @@ const ENTRY_OVERHEAD = 256;
 interface Entry {
   headers: Record<string, string | string[] | number>;
   body: Buffer;
+  /** The route template that made it, for the request log and metrics of a hit. */
+  route: unknown;
 }
 
 export interface ResponseCache {
@@ -62,6 +64,7 @@ export function responseCache(maxBytes: number): ResponseCache {
     const key = `GET ${ctx.url} ${encoding}`;
     const hit = cache.get(key);
     if (hit) {
+      (ctx as { _matchedRoute?: unknown })._matchedRoute = hit.route;
       ctx.status = 200;
       ctx.set(hit.headers as Record<string, string>);
       ctx.body = hit.body;
@@ -78,7 +81,7 @@ export function responseCache(maxBytes: number): ResponseCache {
     for (const [name, value] of Object.entries(ctx.response.headers)) {
       if (value !== undefined && headersBefore[name] !== value) headers[name] = value;
     }
-    cache.set(key, { headers, body });
+    cache.set(key, { headers, body, route: (ctx as { _matchedRoute?: unknown })._matchedRoute });
   };
 
   return {

@@ -11,6 +11,7 @@ describe('config', () => {
       logRequests: true,
       corsOrigins: ['*'],
       cacheMaxBytes: 32 * 1024 * 1024,
+      metrics: true,
     });
   });
 

@@ -115,6 +115,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
     ctx.body = await renderView(ctx, 'home', { title: 'Home', message: 'hello' });
   });
   const app = createServiceApp({
+    service: 'fixture',
     root,
     api,
     jsonPaths: ['/api', '/healthz', '/openapi.json'],

@@ -1,0 +1,59 @@
+import type { Context, Middleware } from 'koa';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** A Prometheus registry with the process and event-loop metrics of prom-client. */
+export function createMetricsRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/**
+ * The route a request went to, as its template (`/cds/:id`), never the raw path: the label
+ * set stays bounded whatever paths clients send.
+ */
+export function routeOf(ctx: Context): string {
+  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  if (typeof matched === 'string') return matched;
+  if (ctx.path.startsWith('/assets/')) return '/assets/:file';
+  return ctx.path === '/metrics' ? '/metrics' : 'unmatched';
+}
+
+/** Counts every request by route template, method and status, and times it. */
+export function requestMetrics(registry: Registry): Middleware {
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route template, method and status',
+    labelNames,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const labels = { method: ctx.method, route: routeOf(ctx), status: String(ctx.status) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    }
+  };
+}
+
+/** GET /metrics: the registry in Prometheus' text format, never cached. */
+export function metricsEndpoint(registry: Registry): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  };
+}
