@@ -1,6 +1,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Api, createServiceApp, describeApi, type Logger, type ServiceApp } from 'service-kit';
+import {
+  type Api,
+  createServiceApp,
+  DEFAULT_CACHE_MAX_BYTES,
+  describeApi,
+  type ServiceApp,
+  type ServiceAppOptions,
+} from 'service-kit';
 import type { Itineraries } from './itineraries/itineraries.js';
 import type { Random } from './itineraries/random.js';
 import { apiOperations } from './routes/api.js';
@@ -13,19 +20,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Paths answered with JSON, errors included; every other path is a page. */
 export const JSON_PATHS = ['/api', '/healthz', '/openapi.json'];
 
-export interface AppOptions {
+export interface AppOptions
+  extends Pick<
+    ServiceAppOptions,
+    'logger' | 'logRequests' | 'cacheViews' | 'cacheMaxBytes' | 'metrics'
+  > {
   itineraries: Itineraries;
-  logger?: Logger;
-  /** Write one log line per request. */
-  logRequests?: boolean;
   /** The random source of the home page's featured itinerary. */
   random?: Random;
-  /** Compile each template once (off while editing them). */
-  cacheViews?: boolean;
   /** Origins allowed to call the JSON API from a browser; `*` for any. */
   corsOrigins?: readonly string[];
-  /** The bound of the response cache, in bytes; 0 turns it off. */
-  cacheMaxBytes?: number;
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
@@ -33,22 +37,25 @@ export function travelApi(itineraries: Itineraries): Api {
   return describeApi(API_INFO, [healthOperation(itineraries.size), ...apiOperations(itineraries)]);
 }
 
+/** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */
 export function createApp({
   itineraries,
   random = Math.random,
   corsOrigins = ['*'],
-  cacheMaxBytes = 32 * 1024 * 1024,
+  cacheMaxBytes = DEFAULT_CACHE_MAX_BYTES,
   ...options
 }: AppOptions): ServiceApp {
+  const pages = pageRoutes(itineraries, random);
   return createServiceApp({
+    ...options,
+    service: 'travel-service',
     root,
     api: travelApi(itineraries),
     jsonPaths: JSON_PATHS,
-    routers: [pageRoutes(itineraries, random)],
+    routers: [pages],
     errorView: 'error',
     viewHelpers,
     cors: { origins: corsOrigins },
     cacheMaxBytes,
-    ...options,
   });
 }

@@ -14,6 +14,7 @@ describe('readConfig', () => {
       itinerarySeed: undefined,
       logRequests: true,
       cacheMaxBytes: 33_554_432,
+      metrics: true,
     });
     expect(config.destinationsFile).to.equal(join(root, '..', 'seeds', 'destinations.json'));
     expect(config.corsOrigins).to.deep.equal(['*']);
@@ -28,6 +29,7 @@ describe('readConfig', () => {
       LOG_REQUESTS: 'false',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       CACHE_MAX_BYTES: '0',
+      METRICS: 'false',
     });
     expect(config).to.deep.equal({
       port: 8080,
@@ -37,6 +39,7 @@ describe('readConfig', () => {
       logRequests: false,
       corsOrigins: ['https://a.example', 'https://b.example'],
       cacheMaxBytes: 0,
+      metrics: false,
     });
   });
 

@@ -1,19 +1,20 @@
 import { type Context, NotFound, type Operation } from 'service-kit';
 import { activitySchema, type Itinerary, itinerarySchema } from '../itineraries/generate.js';
 import { type Itineraries, summarySchema, toSummary } from '../itineraries/itineraries.js';
+import { STABLE } from './cache-control.js';
 import { destinationParam, destinationParameter } from './params.js';
 
-/** The itineraries never change while the process runs; a restart may bring new ones. */
-const CACHE = 'public, max-age=300';
-
-const summaries = { type: 'array', items: summarySchema };
-const highlights = {
-  type: 'array',
-  items: {
-    ...activitySchema,
-    properties: { ...activitySchema.properties, highlight: { const: true } },
-  },
+/** An activity of the highlights answer: one whose `highlight` is always true. */
+const highlightSchema = {
+  ...activitySchema,
+  properties: { ...activitySchema.properties, highlight: { const: true } },
 };
+
+/** Answers JSON that any cache may keep, the kit's response cache included. */
+function stable(ctx: Context, body: unknown): void {
+  ctx.set('Cache-Control', STABLE);
+  ctx.body = body;
+}
 
 /** The read-only JSON API under /api/itineraries, in routing order. */
 export function apiOperations(itineraries: Itineraries): Operation[] {
@@ -23,6 +24,8 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
     if (!entry) throw new NotFound(`No itinerary for the destination ${JSON.stringify(name)}`);
     return entry.itinerary;
   };
+  const summaries = () => itineraries.all.map((entry) => toSummary(entry.itinerary));
+  const highlightsOf = (itinerary: Itinerary) => itinerary.activities.filter((a) => a.highlight);
 
   return [
     {
@@ -31,12 +34,14 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       path: '/api/itineraries',
       summary: 'A summary of every itinerary',
       description: 'One per destination, by destination name.',
-      responses: { 200: { description: 'Every itinerary, in short', schema: summaries } },
-      errors: [],
-      handler: (ctx) => {
-        ctx.set('Cache-Control', CACHE);
-        ctx.body = itineraries.all.map(({ itinerary }) => toSummary(itinerary));
+      responses: {
+        200: {
+          description: 'Every itinerary, in short',
+          schema: { type: 'array', items: summarySchema },
+        },
       },
+      errors: [],
+      handler: (ctx) => stable(ctx, summaries()),
     },
     {
       id: 'getItinerary',
@@ -49,11 +54,7 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       parameters: [destinationParameter],
       responses: { 200: { description: 'The itinerary', schema: itinerarySchema } },
       errors: [400, 404],
-      handler: (ctx) => {
-        const itinerary = itineraryOf(ctx);
-        ctx.set('Cache-Control', CACHE);
-        ctx.body = itinerary;
-      },
+      handler: (ctx) => stable(ctx, itineraryOf(ctx)),
     },
     {
       id: 'itineraryHighlights',
@@ -62,13 +63,11 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       summary: "The highlighted activities of a destination's itinerary",
       description: 'In the order of the plan; an empty array when none is a highlight.',
       parameters: [destinationParameter],
-      responses: { 200: { description: 'The highlights', schema: highlights } },
-      errors: [400, 404],
-      handler: (ctx) => {
-        const itinerary = itineraryOf(ctx);
-        ctx.set('Cache-Control', CACHE);
-        ctx.body = itinerary.activities.filter((activity) => activity.highlight);
+      responses: {
+        200: { description: 'The highlights', schema: { type: 'array', items: highlightSchema } },
       },
+      errors: [400, 404],
+      handler: (ctx) => stable(ctx, highlightsOf(itineraryOf(ctx))),
     },
   ];
 }

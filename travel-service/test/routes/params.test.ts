@@ -20,7 +20,13 @@ function probe() {
     ctx.body = { param: ctx.params.destination, captures: ctx.captures, parsed };
   });
   const api = describeApi(API_INFO, []);
-  return createServiceApp({ root, api, jsonPaths: ['/x'], routers: [router] }).callback();
+  return createServiceApp({
+    service: 'probe',
+    root,
+    api,
+    jsonPaths: ['/x'],
+    routers: [router],
+  }).callback();
 }
 
 describe('destinationParam', () => {
