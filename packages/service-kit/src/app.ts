@@ -92,8 +92,8 @@ export interface ServiceApp extends Koa {
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const { root, api, jsonPaths, logger = silentLogger, cacheMaxBytes = 0 } = options;
   const app: ServiceApp = new Koa();
-  const isJson = (ctx: Context) =>
-    jsonPaths.some((prefix) => ctx.path === prefix || ctx.path.startsWith(`${prefix}/`));
+  const isJsonPath = underPaths(jsonPaths);
+  const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const files = assets(join(root, 'public'));
   const render = views(join(root, 'views'), {
     extension: 'pug',
@@ -170,6 +170,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   return app;
 }
 
+/** Whether a path is one of the prefixes or below one (`/api` covers `/api/games`, not `/apis`). */
+export const underPaths =
+  (prefixes: readonly string[]) =>
+  (path: string): boolean =>
+    prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
 /**
  * What Node lets through but no route can answer: an HTTP/1.1 request without Host, and a query
  * whose percent-encoding is broken (Koa would silently keep the raw text).
@@ -200,7 +206,12 @@ const unknownMethodIsNotAllowed: Middleware = async (ctx, next) => {
 /** An answer that must not be stored (a random page, a health check) has nothing to revalidate. */
 const withoutValidatorWhenNoStore: Middleware = async (ctx, next) => {
   await next();
-  if (NO_STORE.test(ctx.response.get('Cache-Control'))) ctx.remove('ETag');
+  if (NO_STORE.test(ctx.response.get('Cache-Control'))) {
+    ctx.remove('ETag');
+    // `If-None-Match: *` matches any answer (koa-conditional-get would send 304): not this one.
+    delete ctx.request.headers['if-none-match'];
+    delete ctx.request.headers['if-modified-since'];
+  }
 };
 
 /** JSON is serialized once, here, so that the validator and compression see the bytes sent. */

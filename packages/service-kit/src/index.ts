@@ -25,6 +25,7 @@ export {
   Unauthorized,
   UnsupportedMediaType,
 } from './errors.js';
+export { type HealthOptions, type HealthReport, healthOperation } from './health.js';
 export { jsonBody } from './json-body.js';
 export { createLogger, type Logger, silentLogger } from './log.js';
 export { createMetricsRegistry, routeOf } from './metrics.js';
@@ -38,5 +39,14 @@ export {
   type SuccessResponse,
 } from './operations.js';
 export { ENCODINGS, type Encoding, type ResponseCache, responseCache } from './response-cache.js';
+export { runService, type Started } from './run.js';
+export {
+  fieldProblem,
+  loadSeedFile,
+  parseSeed,
+  recordLabel,
+  SeedError,
+  type SeedRules,
+} from './seed.js';
 export { createHttpServer, type ServeOptions, serve } from './serve.js';
 export { kitHelpers, renderView } from './views.js';

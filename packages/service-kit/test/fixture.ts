@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createServiceApp, type ServiceAppOptions } from '../src/app.js';
 import { describeApi } from '../src/docs.js';
 import { BadRequest, NotFound } from '../src/errors.js';
+import { healthOperation } from '../src/health.js';
 import { Router } from '../src/index.js';
 import { jsonBody } from '../src/json-body.js';
 import type { Operation } from '../src/operations.js';
@@ -20,19 +21,13 @@ const itemSchema = {
 export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
   const items = [{ id: 1, name: 'first' }];
   const calls = { list: 0, big: 0 };
+  const health = { up: true };
   const operations: Operation[] = [
-    {
-      id: 'health',
-      method: 'get',
-      path: '/healthz',
-      summary: 'Up',
-      responses: { 200: { description: 'Up', schema: { type: 'object' } } },
-      errors: [],
-      handler: (ctx) => {
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = { status: 'ok' };
-      },
-    },
+    healthOperation({
+      facts: { items: { type: 'integer' } },
+      check: () => ({ ok: health.up, facts: { items: items.length } }),
+      mayFail: true,
+    }),
     {
       id: 'listItems',
       method: 'get',
@@ -126,8 +121,14 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
     cors: { origins: ['https://allowed.example'] },
     ...options,
   });
-  const conformance = new Conformance(api.document as never, (path) =>
-    ['/api', '/healthz', '/openapi.json'].some((p) => path === p || path.startsWith(`${p}/`)),
-  );
-  return { app, api, calls, items, request: conformance.request.bind(conformance), conformance };
+  const conformance = new Conformance(api.document as never, ['/api', '/healthz', '/openapi.json']);
+  return {
+    app,
+    api,
+    calls,
+    items,
+    health,
+    request: conformance.request.bind(conformance),
+    conformance,
+  };
 }

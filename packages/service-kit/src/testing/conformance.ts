@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import request from 'supertest';
+import { underPaths } from '../app.js';
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, Response> }>> };
 type Response = { content?: Record<string, unknown> };
@@ -14,10 +15,14 @@ export class Conformance {
   readonly #routes: { pattern: RegExp; template: string }[];
   readonly #validators = new Map<string, ValidateFunction>();
 
+  readonly isApi: (path: string) => boolean;
+
+  /** `jsonPaths`: the path prefixes answered with JSON (as given to createServiceApp), or a test. */
   constructor(
     readonly document: Document,
-    readonly isApi: (path: string) => boolean,
+    jsonPaths: readonly string[] | ((path: string) => boolean),
   ) {
+    this.isApi = typeof jsonPaths === 'function' ? jsonPaths : underPaths(jsonPaths);
     this.#ajv.addSchema(document, 'openapi.json');
     this.#routes = Object.keys(document.paths).map((template) => ({
       template,

@@ -1,0 +1,31 @@
+import type Koa from 'koa';
+import { createLogger, type Logger } from './log.js';
+import { serve } from './serve.js';
+
+export interface Started {
+  app: Koa;
+  config: { port: number; host: string };
+  /** Closes what the service opened (a database), once every connection is closed. */
+  onClose?: () => Promise<void> | void;
+  /** Logged with the listening line. */
+  facts?: Record<string, unknown>;
+}
+
+/**
+ * A service's process: a logger named after it, `start` (read the configuration, load the data,
+ * build the app), then listen; any failure on the way is logged and exits 1.
+ */
+export async function runService(
+  service: string,
+  start: (logger: Logger) => Promise<Started> | Started,
+): Promise<void> {
+  const logger = createLogger(service);
+  try {
+    const { app, config, onClose, facts } = await start(logger);
+    const url = await serve(app, { ...config, logger, ...(onClose && { onClose }) });
+    logger.info({ url, ...facts }, `${service} listening`);
+  } catch (error) {
+    logger.error({ error: (error as Error).message }, `${service} cannot start`);
+    process.exit(1);
+  }
+}
