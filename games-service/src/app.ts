@@ -4,7 +4,7 @@ import { type Api, createServiceApp, describeApi, type Logger, type ServiceApp }
 import type { Catalogue } from './catalogue/catalogue.js';
 import { apiOperations, missingGenreRoute } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
-import { API_INFO, healthOperation } from './routes/service.js';
+import { API_INFO, gamesHealth } from './routes/service.js';
 import { viewHelpers } from './view-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,7 +31,7 @@ export interface AppOptions {
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function gamesApi(catalogue: Catalogue): Api {
-  return describeApi(API_INFO, [healthOperation(catalogue.size), ...apiOperations(catalogue)]);
+  return describeApi(API_INFO, [gamesHealth(catalogue.size), ...apiOperations(catalogue)]);
 }
 
 export function createApp({

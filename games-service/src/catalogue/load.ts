@@ -1,12 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
+import { fieldProblem, loadSeedFile, parseSeed, recordLabel, type SeedRules } from 'service-kit';
 import { type Game, gameSchema } from './game.js';
 
-export class SeedError extends Error {
-  override name = 'SeedError';
-}
-
-const validateGames = new Ajv({
+const validate = new Ajv({
   allErrors: true,
   allowUnionTypes: true,
   multipleOfPrecision: 9,
@@ -16,47 +12,32 @@ const validateGames = new Ajv({
   items: gameSchema,
 });
 
+/** The games of a seed file: each against the schema, then ids and titles unique, ratings to a tenth. */
+const rules: SeedRules<Game[]> = {
+  what: 'games',
+  validate,
+  describe: (error, data) => {
+    const [, index, field] = error.instancePath.split('/');
+    if (index === undefined) return `the file ${error.message}`;
+    const where = recordLabel(
+      'record',
+      index,
+      Array.isArray(data) ? data[Number(index)] : undefined,
+    );
+    return `${where}: ${fieldProblem(error, field) ?? error.message}`;
+  },
+  check: (games) => [
+    ...findDuplicates(games, 'id'),
+    ...findDuplicates(games, 'title'),
+    ...findLongRatings(games),
+  ],
+};
+
 /** Reads and validates the seed file; a broken file names the bad record and field. */
-export function loadGames(file: string): Game[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new SeedError(`${file}: cannot read the games: ${(error as Error).message}`);
-  }
-  return parseGames(data, file);
-}
+export const loadGames = (file: string): Game[] => loadSeedFile(file, rules);
 
-export function parseGames(data: unknown, source = 'games'): Game[] {
-  if (!validateGames(data)) {
-    const problems = (validateGames.errors ?? []).map((error) => describe(error, data));
-    throw new SeedError(`${source}: invalid games:\n  ${problems.join('\n  ')}`);
-  }
-  const problems = [
-    ...findDuplicates(data, 'id'),
-    ...findDuplicates(data, 'title'),
-    ...findLongRatings(data),
-  ];
-  if (problems.length > 0) {
-    throw new SeedError(`${source}: invalid games:\n  ${problems.join('\n  ')}`);
-  }
-  return data;
-}
-
-function describe(error: ErrorObject, data: unknown): string {
-  const [, index, field] = error.instancePath.split('/');
-  if (index === undefined) return `the file ${error.message}`;
-  const record = Array.isArray(data) ? data[Number(index)] : undefined;
-  const label =
-    record && typeof record === 'object' && 'title' in record
-      ? `record ${index} (${JSON.stringify(record.title)})`
-      : `record ${index}`;
-  const missing = error.params.missingProperty ?? error.params.additionalProperty;
-  const name = field ?? missing;
-  return name === undefined
-    ? `${label}: ${error.message}`
-    : `${label}: field "${name}" ${error.keyword === 'additionalProperties' ? 'is not allowed' : error.message}`;
-}
+export const parseGames = (data: unknown, source = 'games'): Game[] =>
+  parseSeed(data, source, rules);
 
 function findLongRatings(games: Game[]): string[] {
   return games.flatMap(({ rating, title }, index) =>

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadGames, parseGames, SeedError } from '../../src/catalogue/load.js';
+import { SeedError } from 'service-kit';
+import { loadGames, parseGames } from '../../src/catalogue/load.js';
 import { readConfig } from '../../src/config.js';
 import { makeGame } from '../fixtures.js';
 
