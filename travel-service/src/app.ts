@@ -12,7 +12,7 @@ import type { Itineraries } from './itineraries/itineraries.js';
 import type { Random } from './itineraries/random.js';
 import { apiOperations } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
-import { API_INFO, healthOperation } from './routes/service.js';
+import { API_INFO, travelHealth } from './routes/service.js';
 import { viewHelpers } from './view-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,7 +34,7 @@ export interface AppOptions
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function travelApi(itineraries: Itineraries): Api {
-  return describeApi(API_INFO, [healthOperation(itineraries.size), ...apiOperations(itineraries)]);
+  return describeApi(API_INFO, [travelHealth(itineraries.size), ...apiOperations(itineraries)]);
 }
 
 /** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */

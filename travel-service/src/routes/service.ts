@@ -1,5 +1,4 @@
-import type { ApiInfo, Operation } from 'service-kit';
-import { NO_STORE } from './cache-control.js';
+import { type ApiInfo, healthOperation, type Operation } from 'service-kit';
 
 export const API_INFO: ApiInfo = {
   title: 'Trip Planner API',
@@ -8,28 +7,9 @@ export const API_INFO: ApiInfo = {
     'Read-only travel itineraries: one plan per destination, its activities with prices in US dollars, and the total. Lists are bare arrays; errors are `{"error", "status"}` objects.',
 };
 
-const healthSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['status', 'destinations'],
-  properties: { status: { const: 'ok' }, destinations: { type: 'integer', minimum: 0 } },
-};
-
-// KIT: every service declares this same GET /healthz; the kit could own it as
-// `healthOperation(counts)` (answers `{status: 'ok', ...counts}`, no-store, documented).
-export function healthOperation(destinations: number): Operation {
-  const body = { status: 'ok', destinations };
-  return {
-    id: 'health',
-    method: 'get',
-    path: '/healthz',
-    summary: 'Whether the service is up',
-    description: 'With how many destinations it has itineraries for; never stored by a cache.',
-    responses: { 200: { description: 'The service is up', schema: healthSchema } },
-    errors: [],
-    handler: (ctx) => {
-      ctx.set('Cache-Control', NO_STORE);
-      ctx.body = body;
-    },
-  };
-}
+/** GET /healthz: up, with how many destinations it has itineraries for. */
+export const travelHealth = (destinations: number): Operation =>
+  healthOperation({
+    facts: { destinations: { type: 'integer', minimum: 0 } },
+    check: () => ({ ok: true, facts: { destinations } }),
+  });
