@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import {
+  BadRequest,
+  type Context,
+  jsonBody,
+  type Middleware,
+  NotFound,
+  type Operation,
+  type Parameter,
+  requireToken,
+} from 'service-kit';
 import { buildListQuery, checkListParams, LIST_PARAMS, type ListParams } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
 import { maxYear } from '../cd/schema.js';
@@ -12,11 +20,6 @@ import {
   checkUpdate,
   titleOnlySchema,
 } from '../cd/validate.js';
-import { requireToken } from '../http/auth.js';
-import { httpError } from '../http/errors.js';
-import { jsonBody } from '../http/json-body.js';
-import { mount, type Operation, type Parameter } from '../http/operations.js';
-import { markReplayable } from '../http/replay.js';
 import type { CdStore } from '../store/store.js';
 import { idParameter, parseId } from './params.js';
 
@@ -27,9 +30,21 @@ export interface CdRouteOptions {
   newId?: () => string;
 }
 
-/** Lists and records change: a client may keep them, but must ask again before reuse. */
-const READ_CACHE = 'no-cache';
-const WRITE_CACHE = 'no-store';
+/**
+ * Lists and records change: a client may keep them, but must ask again before reuse (the
+ * kit's response cache keeps them too, and forgets them on every write).
+ */
+function sendRead(ctx: Context, body: unknown): void {
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.body = body;
+}
+
+/** The answer to a write is never stored. */
+function sendWritten(ctx: Context, status: number, body?: unknown): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  if (body !== undefined) ctx.body = body;
+}
 
 /** The query parameters of GET /cds, with the very schemas the query validator is compiled from. */
 const listParameters: Parameter[] = Object.entries(LIST_PARAMS).map(([name, param]) => ({
@@ -46,11 +61,17 @@ const etagHeader = {
   },
 };
 
+/**
+ * The body jsonBody() parsed. KIT: the kit's built declarations (dist/*.d.ts) do not carry
+ * @koa/bodyparser's `ctx.request.body`, so the compiled build cannot name it.
+ */
+const bodyOf = (ctx: Context): unknown => (ctx.request as { body?: unknown }).body;
+
 /** The value, or a 400 naming each field that is wrong. */
 function valid<T>(checked: Checked<T>, what: string): T {
   if (checked.ok) return checked.value;
   const summary = checked.details.map((d) => `${d.field} ${d.message}`).join('; ');
-  throw httpError(400, `Invalid ${what}: ${summary}`, checked.details);
+  throw new BadRequest(`Invalid ${what}: ${summary}`, checked.details);
 }
 
 /**
@@ -70,7 +91,12 @@ export function cdOperations({
     ctx.state.id = parseId(ctx.params.id);
     await next();
   };
-  const notFound = (id: string) => httpError(404, `No CD with id ${id}`);
+  const notFound = (id: string) => new NotFound(`No CD with id ${id}`);
+  /** The CD the store found, or a 404 naming the id. */
+  const found = <T>(cd: T | undefined, id: string): T => {
+    if (cd === undefined) throw notFound(id);
+    return cd;
+  };
   const schemas = cdSchemas(maxYear(now()));
 
   return [
@@ -104,7 +130,6 @@ export function cdOperations({
         const params = valid(checkListParams(ctx.query), 'query');
         const query = buildListQuery(params);
         const page = await store.list(query);
-        ctx.set('Cache-Control', READ_CACHE);
         ctx.set('X-Total-Count', String(page.total));
         const links = pageLinks(
           ctx,
@@ -115,8 +140,7 @@ export function cdOperations({
           page.total,
         );
         if (links) ctx.set('Link', links);
-        markReplayable(ctx);
-        ctx.body = page.items;
+        sendRead(ctx, page.items);
       },
     },
     {
@@ -141,12 +165,10 @@ export function cdOperations({
       use: [auth, body],
       handler: async (ctx) => {
         const at = now();
-        const input = valid(checkCreate(ctx.request.body, at), 'CD');
+        const input = valid(checkCreate(bodyOf(ctx), at), 'CD');
         const cd = await store.insert(newRecord(input, newId(), at));
-        ctx.status = 201;
-        ctx.set('Cache-Control', WRITE_CACHE);
         ctx.set('Location', `/cds/${cd.id}`);
-        ctx.body = cd;
+        sendWritten(ctx, 201, cd);
       },
     },
     {
@@ -158,13 +180,7 @@ export function cdOperations({
       responses: { 200: { description: 'The CD', schema: cdRecordSchema, headers: etagHeader } },
       errors: [400, 404],
       use: [id],
-      handler: async (ctx) => {
-        const cd = await store.get(ctx.state.id);
-        if (!cd) throw notFound(ctx.state.id);
-        ctx.set('Cache-Control', READ_CACHE);
-        markReplayable(ctx);
-        ctx.body = cd;
-      },
+      handler: async (ctx) => sendRead(ctx, found(await store.get(ctx.state.id), ctx.state.id)),
     },
     {
       id: 'updateCd',
@@ -180,11 +196,9 @@ export function cdOperations({
       use: [auth, id, body],
       handler: async (ctx) => {
         const at = now();
-        const patch = valid(checkUpdate(ctx.request.body, at), 'update');
-        const cd = await store.update(ctx.state.id, changesFor(patch, at));
-        if (!cd) throw notFound(ctx.state.id);
-        ctx.set('Cache-Control', WRITE_CACHE);
-        ctx.body = cd;
+        const patch = valid(checkUpdate(bodyOf(ctx), at), 'update');
+        const { id } = ctx.state;
+        sendWritten(ctx, 200, found(await store.update(id, changesFor(patch, at)), id));
       },
     },
     {
@@ -199,16 +213,10 @@ export function cdOperations({
       use: [auth, id],
       handler: async (ctx) => {
         if (!(await store.delete(ctx.state.id))) throw notFound(ctx.state.id);
-        ctx.set('Cache-Control', WRITE_CACHE);
-        ctx.status = 204;
+        sendWritten(ctx, 204);
       },
     },
   ];
-}
-
-/** The router of the CD operations. */
-export function cdRouter(operations: readonly Operation[]): Router {
-  return mount(new Router(), operations);
 }
 
 /** `Link` to the next and previous pages, keeping the other query parameters. */

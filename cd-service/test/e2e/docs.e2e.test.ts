@@ -1,9 +1,16 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { listen, makeCdInput } from '../helpers.js';
+import {
+  type Browser,
+  type BrowserContext,
+  expectAccessible,
+  launchBrowser,
+  listen,
+  type Page,
+} from 'service-kit/testing';
+import { createApp } from '../../src/app.js';
+import { makeCdInput } from '../helpers.js';
 import { type StoreHandle, sqliteFactory } from '../stores.js';
-import { expectAccessible, launchBrowser } from './browser.js';
 
 describe('the API reference (/docs) in Chromium', function () {
   this.timeout(60_000);
@@ -16,7 +23,7 @@ describe('the API reference (/docs) in Chromium', function () {
 
   before(async () => {
     handle = await sqliteFactory.open();
-    ({ server, url } = await listen({ store: handle.store }));
+    ({ server, url } = await listen(createApp({ store: handle.store })));
     browser = await launchBrowser();
   });
   after(async () => {

@@ -359,6 +359,25 @@ describeEachStore('HTTP API /cds', (factory) => {
       expect(past.headers['x-total-count']).to.equal('5');
     });
 
+    it('never links to a negative offset: prev starts at 0 when offset is smaller than limit', async () => {
+      for (let i = 0; i < 5; i++) await create({ title: `Track ${i}`, genre: 'Paged' });
+      const cases: [string, string][] = [
+        [
+          'limit=3&offset=1',
+          '</cds?genre=paged&offset=4&limit=3>; rel="next", </cds?genre=paged&offset=0&limit=3>; rel="prev"',
+        ],
+        ['limit=1000&offset=2', '</cds?genre=paged&offset=0&limit=1000>; rel="prev"'],
+        ['offset=4', '</cds?genre=paged&offset=0&limit=100>; rel="prev"'],
+        ['limit=2&offset=10', '</cds?genre=paged&offset=8&limit=2>; rel="prev"'],
+      ];
+      for (const [query, link] of cases) {
+        const res = await request(app).get(`/cds?genre=paged&${query}`).expect(200);
+        expect(res.headers.link, query).to.equal(link);
+        for (const [, offset] of (res.headers.link ?? '').matchAll(/offset=(-?\d+)/g))
+          expect(Number(offset), query).to.be.at.least(0);
+      }
+    });
+
     it('answers 400 for an invalid query value, naming the parameter', async () => {
       const cases: [string, string][] = [
         ['before=abc', 'before'],
@@ -581,7 +600,10 @@ describeEachStore('HTTP API /cds', (factory) => {
       }
       const logged = logger.lines.filter((line) => line.level === 'error');
       expect(logged).to.have.length(2);
-      expect(String(logged[0]?.fields?.error)).to.include('disk I/O error');
+      expect(logged[0]).to.include({ message: 'unhandled error', method: 'GET', path: '/cds' });
+      expect(String((logged[0]?.err as { message?: string } | undefined)?.message)).to.include(
+        'disk I/O error',
+      );
     });
 
     it('answers 500 when the database itself is gone', async () => {
@@ -620,7 +642,7 @@ describeEachStore('HTTP API /cds', (factory) => {
       await request(logged).get('/cds?limit=5').expect(200);
       expect(logger.lines).to.have.length(1);
       expect(logger.lines[0]).to.deep.include({ level: 'info', message: 'request' });
-      expect(logger.lines[0]?.fields).to.include({ method: 'GET', path: '/cds', status: 200 });
+      expect(logger.lines[0]).to.include({ method: 'GET', path: '/cds', status: 200 });
     });
   });
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface RunningServer {
   url: string;
@@ -15,12 +15,16 @@ export interface RunningServer {
   exited: Promise<number | string>;
 }
 
+/** Node runs the sources, the service's and the kit's, through tsx (one process). */
+export const NODE_FLAGS = ['--conditions=source', '--import', 'tsx'];
+
 /**
- * Starts the real server (`node --import tsx src/server.ts`, one process) on a free port
- * and resolves once it logs `cd-service listening`, with the URL it logged.
+ * Starts the real server on a free port and resolves once it logs `cd-service listening`,
+ * with the URL it logged. Its log is pino's: one JSON object a line, `level` and `message`
+ * as strings.
  */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'src/server.ts'], {
     cwd: serviceRoot,
     env: {
       ...process.env,
@@ -38,7 +42,8 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
-  const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
+  // 'close', not 'exit': every line the process wrote has been read by then.
+  const exited = once(child, 'close').then(([code, signal]) => (code ?? signal) as number | string);
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       try {

@@ -8,7 +8,7 @@ import { json, type RunningServer, startServer, stopServer } from './child.js';
 
 const seeds = JSON.parse(readFileSync(readConfig({}).seedFile, 'utf8')) as { title: string }[];
 
-describe('the real server process (node --import tsx src/server.ts)', function () {
+describe('the real server process (node --conditions=source --import tsx src/server.ts)', function () {
   this.timeout(60_000);
   let folder: ReturnType<typeof tempDir>;
   let file: string;
@@ -32,6 +32,8 @@ describe('the real server process (node --import tsx src/server.ts)', function (
     const server = await start({ CD_SEED: 'false' });
     expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.url).not.to.match(/:0$/);
+    const listening = server.logs.find((l) => l.message === 'cd-service listening');
+    expect(listening).to.include({ level: 'info', service: 'cd-service', store: 'sqlite', cds: 0 });
     expect(
       server.logs.some((l) => l.level === 'warn' && /CD_API_TOKEN/.test(String(l.message))),
     ).to.equal(true);
@@ -87,6 +89,7 @@ describe('the real server process (node --import tsx src/server.ts)', function (
       .body;
     expect(await stopServer(server, 'SIGTERM')).to.equal(0);
     expect(server.logs.some((l) => l.message === 'shutting down')).to.equal(true);
+    expect(server.logs.at(-1)).to.include({ level: 'info', message: 'shut down' });
 
     const restarted = await start({ CD_SEED: 'false' });
     const all = (await json(`${restarted.url}/cds?sort=title`)).body as Cd[];
@@ -158,6 +161,10 @@ describe('the real server process (node --import tsx src/server.ts)', function (
     await start({ PORT: 'abc' }).catch((error) => {
       failure = error;
     });
-    expect(String(failure)).to.match(/exited \(1\) before listening.*PORT must be an integer/);
+    expect(String(failure)).to.match(/exited \(1\) before listening/);
+    expect(String(failure)).to.include('cd-service cannot start');
+    expect(String(failure)).to.include(
+      'PORT must be a whole number from 0 to 65535, not \\"abc\\"',
+    );
   });
 });

@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { createApp } from '../../src/app.js';
+import type { Cd } from '../../src/cd/schema.js';
+import { readConfig } from '../../src/config.js';
+import { makeCdInput, request } from '../helpers.js';
+import { type StoreHandle, sqliteFactory } from '../stores.js';
+
+describe('GET /metrics', () => {
+  let handle: StoreHandle;
+  beforeEach(async () => {
+    handle = await sqliteFactory.open();
+  });
+  afterEach(() => handle.dispose());
+
+  it('counts requests by route template and names the service, cached answers included', async () => {
+    const app = createApp({ store: handle.store }).callback();
+    const cd = (await request(app).post('/cds').send(makeCdInput()).expect(201)).body as Cd;
+    for (let i = 0; i < 3; i++) await request(app).get(`/cds/${cd.id}`).expect(200);
+    const res = await request(app).get('/metrics').expect(200).expect('Content-Type', /text/);
+    expect(res.headers['cache-control']).to.equal('no-store');
+    expect(res.text).to.include(
+      'http_requests_total{method="GET",route="/cds/:id",status="200",service="cd-service"} 3',
+    );
+    expect(res.text).to.include('method="POST",route="/cds",status="201",service="cd-service"');
+    expect(res.text).to.not.include(cd.id);
+  });
+
+  it('is off with metrics: false (METRICS=false)', async () => {
+    expect(readConfig({}).metrics).to.equal(true);
+    expect(readConfig({ METRICS: 'false' }).metrics).to.equal(false);
+    const app = createApp({ store: handle.store, metrics: false }).callback();
+    await request(app).get('/metrics').expect(404);
+  });
+});
