@@ -5,7 +5,6 @@ import {
   createServiceApp,
   DEFAULT_CACHE_MAX_BYTES,
   describeApi,
-  type Middleware,
   type ServiceApp,
   type ServiceAppOptions,
   silentLogger,
@@ -80,7 +79,7 @@ export function createApp({
   logRequests = false,
   metrics = true,
 }: AppOptions): ServiceApp {
-  const app = createServiceApp({
+  return createServiceApp({
     service: 'cd-service',
     root,
     api: cdApi({ store, logger, apiToken, now }),
@@ -94,13 +93,4 @@ export function createApp({
     // file (one service owns it), not of a MongoDB that other replicas may write to.
     cacheMaxBytes: store.kind === 'sqlite' ? cacheMaxBytes : 0,
   });
-  // KIT: the kit decides 304 above compression (and its cache), so a 304 keeps the
-  // Content-Encoding of the answer it stands for; RFC 9110 (15.4.5) would have none.
-  app.middleware.unshift(notModifiedWithoutEncoding);
-  return app;
 }
-
-const notModifiedWithoutEncoding: Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.status === 304) ctx.remove('Content-Encoding');
-};

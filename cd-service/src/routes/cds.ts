@@ -61,12 +61,6 @@ const etagHeader = {
   },
 };
 
-/**
- * The body jsonBody() parsed. KIT: the kit's built declarations (dist/*.d.ts) do not carry
- * @koa/bodyparser's `ctx.request.body`, so the compiled build cannot name it.
- */
-const bodyOf = (ctx: Context): unknown => (ctx.request as { body?: unknown }).body;
-
 /** The value, or a 400 naming each field that is wrong. */
 function valid<T>(checked: Checked<T>, what: string): T {
   if (checked.ok) return checked.value;
@@ -165,7 +159,7 @@ export function cdOperations({
       use: [auth, body],
       handler: async (ctx) => {
         const at = now();
-        const input = valid(checkCreate(bodyOf(ctx), at), 'CD');
+        const input = valid(checkCreate(ctx.request.body, at), 'CD');
         const cd = await store.insert(newRecord(input, newId(), at));
         ctx.set('Location', `/cds/${cd.id}`);
         sendWritten(ctx, 201, cd);
@@ -196,7 +190,7 @@ export function cdOperations({
       use: [auth, id, body],
       handler: async (ctx) => {
         const at = now();
-        const patch = valid(checkUpdate(bodyOf(ctx), at), 'update');
+        const patch = valid(checkUpdate(ctx.request.body, at), 'update');
         const { id } = ctx.state;
         sendWritten(ctx, 200, found(await store.update(id, changesFor(patch, at)), id));
       },

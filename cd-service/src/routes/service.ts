@@ -6,6 +6,8 @@ export const API_INFO: ApiInfo = {
   version: '1.0.0',
   description:
     'A CD collection to read and change. Lists are bare arrays; errors are `{"error", "status"}` objects.',
+  bearerDescription:
+    'Writes need `Authorization: Bearer <token>` when the service is started with CD_API_TOKEN; without it they are open.',
 };
 
 /** GET /healthz: up when the store answers a trivial query, 503 (and an error logged) when not. */

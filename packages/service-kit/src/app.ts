@@ -143,6 +143,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(wellFormedRequest);
   if (metrics) app.use(metricsEndpoint(metrics));
   app.use(corsFor(isJson, options.cors ?? { origins: [] }));
+  app.use(notModifiedHasNoEncoding);
   app.use(conditionalGet());
   if (cacheMaxBytes > 0) {
     app.responseCache = responseCache(cacheMaxBytes);
@@ -201,6 +202,12 @@ const wellFormedRequest: Middleware = async (ctx, next) => {
 const unknownMethodIsNotAllowed: Middleware = async (ctx, next) => {
   await next();
   if (ctx.status === 501 && ctx.body == null) ctx.status = 405;
+};
+
+/** A 304 decided above compression carries no body, hence no Content-Encoding. */
+const notModifiedHasNoEncoding: Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.status === 304) ctx.remove('Content-Encoding');
 };
 
 /** An answer that must not be stored (a random page, a health check) has nothing to revalidate. */

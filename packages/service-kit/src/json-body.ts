@@ -1,3 +1,4 @@
+/// <reference types="@koa/bodyparser" preserve="true" />
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.js';

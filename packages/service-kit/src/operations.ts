@@ -44,6 +44,8 @@ export interface ApiInfo {
   title: string;
   version: string;
   description: string;
+  /** When operations need the bearer token: how a client gets one (names the setting). */
+  bearerDescription?: string;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -56,11 +58,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A dependency is unavailable; try again after `Retry-After` seconds',
 };
 
-const BEARER_AUTH = {
-  type: 'http',
-  scheme: 'bearer',
-  description: 'Writes need `Authorization: Bearer <token>` when the service has a token.',
-};
+const BEARER_DESCRIPTION =
+  'Writes need `Authorization: Bearer <token>` when the service has a token.';
 
 /** Declares the operations on a router, in order (literal paths must come before parameters). */
 export function mount(router: Router, operations: readonly Operation[]): Router {
@@ -108,14 +107,19 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
     };
   }
   const secured = operations.some((op) => op.bearerAuth);
+  const { bearerDescription = BEARER_DESCRIPTION, ...documentInfo } = info;
   return {
     openapi: '3.1.0',
-    info,
+    info: documentInfo,
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     paths,
     components: {
       schemas: { Error: errorBodySchema },
-      ...(secured && { securitySchemes: { bearerAuth: BEARER_AUTH } }),
+      ...(secured && {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: bearerDescription },
+        },
+      }),
     },
   };
 }

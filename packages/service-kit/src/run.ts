@@ -20,12 +20,15 @@ export async function runService(
   start: (logger: Logger) => Promise<Started> | Started,
 ): Promise<void> {
   const logger = createLogger(service);
+  let started: Started | undefined;
   try {
-    const { app, config, onClose, facts } = await start(logger);
+    started = await start(logger);
+    const { app, config, onClose, facts } = started;
     const url = await serve(app, { ...config, logger, ...(onClose && { onClose }) });
     logger.info({ url, ...facts }, `${service} listening`);
   } catch (error) {
     logger.error({ error: (error as Error).message }, `${service} cannot start`);
+    await Promise.resolve(started?.onClose?.()).catch(() => {});
     process.exit(1);
   }
 }

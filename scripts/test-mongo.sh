@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make test-mongo: cd-service's MongoDB suites (contract, HTTP, concurrency, process), against
+#   1. MONGODB_URI when it is set (a real mongod: every test runs);
+#   2. else the MongoDB wire-protocol emulator of ../shared/mongo-wire/ when that folder exists,
+#      started on a free port and stopped afterwards whatever happens (tests that fail only
+#      because of a documented difference of the emulator are skipped, see
+#      cd-service/test/mongo-target.ts);
+#   3. else nothing: it prints SKIPPED with the reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+emulator_dir="$root/../shared/mongo-wire"
+
+run_suites() {
+  (cd cd-service && npm run --silent test:mongo)
+}
+
+if [ -n "${MONGODB_URI:-}" ]; then
+  echo "MongoDB suites against MONGODB_URI (${MONGODB_URI%%\?*})"
+  MONGO_TARGET=mongod run_suites
+  exit $?
+fi
+
+if [ ! -x "$emulator_dir/setup.sh" ]; then
+  echo "SKIPPED: MONGODB_URI is not set and there is no MongoDB emulator at $emulator_dir"
+  exit 0
+fi
+
+install_dir=$("$emulator_dir/setup.sh")
+port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+log=$(mktemp)
+node "$install_dir/server.mjs" "$port" >"$log" 2>&1 &
+emulator=$!
+trap 'kill "$emulator" 2>/dev/null; wait "$emulator" 2>/dev/null; rm -f "$log"' EXIT
+for _ in $(seq 1 100); do
+  grep -q listening "$log" && break
+  kill -0 "$emulator" 2>/dev/null || { echo "the emulator did not start:"; cat "$log"; exit 1; }
+  sleep 0.1
+done
+echo "MongoDB suites against the wire emulator on 127.0.0.1:$port (see ../shared/mongo-wire/README.md)"
+MONGODB_URI="mongodb://127.0.0.1:$port/cds_test" MONGO_TARGET=emulator MONGO_EMULATOR_DIR="$install_dir" \
+  MONGO_EMULATOR_PORT="$port" run_suites
