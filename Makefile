@@ -7,7 +7,7 @@ PACKAGES := $(KIT) $(SERVICES)
 INSTALLED := $(addsuffix /node_modules/.package-lock.json,$(PACKAGES))
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help install build start start-dist test lint format bench test-reliability
+.PHONY: help install build start start-dist test test-mongo lint format bench test-reliability
 .DEFAULT_GOAL := help
 
 help: ## List the targets
@@ -41,6 +41,9 @@ test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fail
 	@failed=""; \
 	for p in $(PACKAGES); do echo "== $$p: tests"; (cd $$p && $(NPM) test) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; echo "All tests passed."
+
+test-mongo: cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else SKIPPED
+	@bash scripts/test-mongo.sh
 
 lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint the kit, every service and bench/
 	@failed=""; \
