@@ -42,7 +42,7 @@ test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fail
 	for p in $(PACKAGES); do echo "== $$p: tests"; (cd $$p && $(NPM) test) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; echo "All tests passed."
 
-test-mongo: cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else SKIPPED
+test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else SKIPPED
 	@bash scripts/test-mongo.sh
 
 lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint the kit, every service and bench/
