@@ -16,6 +16,8 @@
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PROJECT=${COMPOSE_PROJECT_NAME:-koa-services}
+# Image names follow the project (docker-compose.yml names them after it): two stacks keep apart.
+export COMPOSE_PROJECT_NAME=$PROJECT
 SERVICES=(games-service travel-service cd-service)
 BASE_IMAGE=docker.io/library/node:24.18.1-bookworm-slim
 
@@ -68,9 +70,12 @@ detect_engine() {
     elif have podman && have docker-compose; then choice="podman"
     elif have podman && podman compose version >/dev/null 2>&1; then choice="podman compose"
     elif have podman && have podman-compose; then choice="podman-compose"
-    elif have docker-compose; then choice="docker-compose"
+    elif [ "${KOA_PODMAN_SETUP_TRIED:-0}" = 0 ] && bash "$REPO_ROOT/containers/podman-setup.sh" >&2; then
+      # No engine answered: podman set up by the project's own script (as the smoke test does).
+      KOA_PODMAN_SETUP_TRIED=1 detect_engine
+      return
     else
-      die "no container engine: install Docker (with Compose), or podman with docker-compose"
+      die "no container engine answers: Docker is not running here (\`docker info\` fails) and podman cannot be set up; start Docker (with Compose), or install podman and docker-compose (apt-get install podman docker-compose)"
     fi
   fi
   ENGINE_NAME=$choice

@@ -30,6 +30,7 @@ skip() {
 }
 
 PROJECT=koa-services-smoke
+export COMPOSE_PROJECT_NAME=$PROJECT
 read -r -a SMOKE_SERVICES <<<"${SMOKE_SERVICES:-${SERVICES[*]}}"
 PORT_BASE=${SMOKE_PORT_BASE:-13000}
 export IMAGE_TAG=smoke BIND_ADDRESS=127.0.0.1 LOG_REQUESTS=false
@@ -113,7 +114,7 @@ for service in "${SMOKE_SERVICES[@]}"; do
     # network is tried again (the layers already built are reused); any other failure is final.
     for attempt in 1 2 3; do
       podman build --format docker --pull=never --force-rm --target runtime -f "$service/Dockerfile" \
-        -t "koa-services/$service:$IMAGE_TAG" . >"$work/build-$service.log" 2>&1 && break
+        -t "$PROJECT/$service:$IMAGE_TAG" . >"$work/build-$service.log" 2>&1 && break
       if [ "$attempt" = 3 ] || ! grep -qE 'ETIMEDOUT|ECONNRESET|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|socket hang up' "$work/build-$service.log"; then
         exit 1
       fi
@@ -127,7 +128,7 @@ for service in "${SMOKE_SERVICES[@]}"; do
     tail -40 "$work/build-$service.log" >&2
     die "the $service image does not build"
   fi
-  log "built koa-services/$service:$IMAGE_TAG in $(cat "$work/build-$service.seconds") s"
+  log "built $PROJECT/$service:$IMAGE_TAG in $(cat "$work/build-$service.seconds") s"
 done
 
 # ---- 3. the stack without MongoDB
@@ -190,7 +191,7 @@ for service in "${SMOKE_SERVICES[@]}"; do
       # better-sqlite3 compiled against Node >= 24.19 headers aborts when the GC frees its
       # objects (see cd-service/Dockerfile): open and drop many databases, let the GC run.
       gc_check='const D=require("better-sqlite3");let n=0;const b=()=>{for(let i=0;i<2000;i++){const d=new D(":memory:");d.prepare("select 1").get();d.close()}if(++n<40)setTimeout(b,20);else setTimeout(()=>console.log("survived"),2000)};b()'
-      if podman run --rm --network none "koa-services/cd-service:$IMAGE_TAG" node -e "$gc_check" 2>&1 | grep -q '^survived$'; then
+      if podman run --rm --network none "$PROJECT/cd-service:$IMAGE_TAG" node -e "$gc_check" 2>&1 | grep -q '^survived$'; then
         passed=$((passed + 1)); log "ok   $service: better-sqlite3 survives the GC of its objects"
       else failed=$((failed + 1)); log "FAIL $service: better-sqlite3 aborts when the GC frees its objects"; fi
       expect "$service" "POST /cds without the token: 401" 401 '"status": *401' -- \
