@@ -6,7 +6,6 @@ import Koa, { type Context, type Middleware } from 'koa';
 import compress from 'koa-compress';
 import conditionalGet from 'koa-conditional-get';
 import helmet from 'koa-helmet';
-import views from 'koa-views';
 import type { Registry } from 'prom-client';
 import { assets } from './assets.js';
 import { type CorsOptions, corsFor } from './cors.js';
@@ -95,11 +94,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const isJsonPath = underPaths(jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const files = assets(join(root, 'public'));
-  const render = views(join(root, 'views'), {
-    extension: 'pug',
-    autoRender: false,
-    options: { cache: options.cacheViews ?? true, basedir: join(root, 'views') },
-  });
+  // koa-views (and Pug with it) is loaded on the first page: a JSON request never needs it.
+  let render: Promise<Middleware> | undefined;
+  const loadViews = async () => {
+    const { default: views } = await import('koa-views');
+    return views(join(root, 'views'), {
+      extension: 'pug',
+      autoRender: false,
+      options: { cache: options.cacheViews ?? true, basedir: join(root, 'views') },
+    });
+  };
   const helpers = { ...kitHelpers, ...options.viewHelpers };
   const { errorView } = options;
 
@@ -159,7 +163,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     ctx.state.asset = files.url;
     ctx.state.path = ctx.path;
     ctx.state.h = helpers;
-    return render(ctx, next);
+    render ??= loadViews();
+    return (await render)(ctx, next);
   });
   app.use(unknownMethodIsNotAllowed);
   const router = new Router();

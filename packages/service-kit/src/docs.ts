@@ -35,6 +35,9 @@ export function describeApi(info: ApiInfo, operations: readonly Operation[]): Ap
 export function docsPage(document: JsonSchema, serviceViews: string): Router {
   return new Router().get('/docs', async (ctx) => {
     ctx.set('Cache-Control', DOCS_CACHE);
-    ctx.body = renderKitView(ctx, 'docs', serviceViews, { title: 'API reference', api: document });
+    ctx.body = await renderKitView(ctx, 'docs', serviceViews, {
+      title: 'API reference',
+      api: document,
+    });
   });
 }

@@ -1,7 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
-import pug from 'pug';
 
 /** The views the kit brings (the API reference); they extend the service's own `layout`. */
 export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
@@ -18,20 +17,72 @@ export function renderView(
 
 /**
  * Renders one of the kit's views, which extend the service's `layout` (found through `basedir`).
- * Pug directly: koa-views refuses a view outside the service's views folder.
+ * Pug directly: koa-views refuses a view outside the service's views folder. Pug is loaded on
+ * first use, as koa-views is: a service that never renders a page never pays for it.
  */
-export function renderKitView(
+export async function renderKitView(
   ctx: Context,
   view: string,
   serviceViews: string,
   locals: Record<string, unknown>,
-): string {
+): Promise<string> {
+  const { default: pug } = await import('pug');
   return pug.renderFile(join(KIT_VIEWS, `${view}.pug`), {
     ...ctx.state,
     ...locals,
     basedir: serviceViews,
     cache: true,
   });
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text made safe to place in HTML, as element content or a quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] as string);
+}
+
+/**
+ * A description as HTML: each `backtick span` becomes <code>, everything else is escaped.
+ * An unpaired backtick is kept as it is.
+ */
+export function inlineCode(text: string): string {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part) =>
+      part.length > 2 && part.startsWith('`') && part.endsWith('`')
+        ? `<code>${escapeHtml(part.slice(1, -1))}</code>`
+        : escapeHtml(part),
+    )
+    .join('');
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+
+/** The name of the component a `$ref` points to (`Error`), or undefined for another schema. */
+export function schemaRef(schema: unknown): string | undefined {
+  const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+  return typeof ref === 'string' && ref.startsWith(SCHEMA_REF)
+    ? ref.slice(SCHEMA_REF.length)
+    : undefined;
+}
+
+/** The id of a component schema's section in the API reference. */
+export const schemaAnchor = (name: string) => `schema-${name}`;
+
+/** A schema as indented JSON in HTML: escaped, each `$ref` to a component a link to its section. */
+export function schemaJson(schema: unknown): string {
+  return escapeHtml(JSON.stringify(schema, null, 2)).replace(
+    /(&quot;\$ref&quot;: )&quot;#\/components\/schemas\/([\w.-]+)&quot;/g,
+    (_match, key: string, name: string) =>
+      `${key}<a href="#${schemaAnchor(name)}">&quot;${SCHEMA_REF}${name}&quot;</a>`,
+  );
 }
 
 /** Formatting the kit's views use, available to every template as `h`. */
@@ -42,7 +93,10 @@ export const kitHelpers = {
     enum?: unknown[];
     minimum?: number;
     maximum?: number;
+    $ref?: unknown;
   }) => {
+    const ref = schemaRef(schema);
+    if (ref !== undefined) return ref;
     if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
     const type = Array.isArray(schema.type)
       ? schema.type.join(' or ')
@@ -50,4 +104,8 @@ export const kitHelpers = {
     if (schema.minimum === undefined && schema.maximum === undefined) return type;
     return `${type}, ${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`;
   },
+  inlineCode,
+  schemaRef,
+  schemaAnchor,
+  schemaJson,
 };
