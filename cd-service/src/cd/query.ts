@@ -5,6 +5,7 @@ import {
   filterKey,
   SORT_FIELDS,
   type SortField,
+  TEXT_PATTERN,
 } from './schema.js';
 import { ajv, type Checked, type FieldError, toDetails, trimStrings } from './validate.js';
 
@@ -24,8 +25,8 @@ export const LIST_PARAMS: Record<string, { schema: object; message: string; desc
       FILTERS.map(({ field }) => [
         field,
         {
-          schema: { type: 'string', minLength: 1 },
-          message: 'must be a non-empty string',
+          schema: { type: 'string', minLength: 1, pattern: TEXT_PATTERN },
+          message: 'must be a non-empty string without control characters',
           description: `Only the CDs of this ${field}, matched exactly but ignoring case and surrounding spaces`,
         },
       ]),

@@ -7,6 +7,25 @@
 export const MAX_TEXT_LENGTH = 200;
 export const MIN_YEAR = 1800;
 
+/**
+ * What text a CD may hold: well-formed Unicode (no unpaired surrogate, Unicode category Cs)
+ * without control characters (category Cc: U+0000-U+001F and U+007F-U+009F, tab and line
+ * breaks included). Everything else is allowed: letters and symbols of any script, emoji and
+ * their joiners, combining marks (kept as given, not normalized), format and bidirectional
+ * marks, non-breaking and other spaces inside the text. A JSON Schema pattern (ECMAScript,
+ * with the `u` flag), so that the OpenAPI document states the very rule.
+ */
+export const TEXT_PATTERN = '^[^\\p{Cc}\\p{Cs}]*$';
+export const TEXT_RULE =
+  'must not contain control characters (U+0000-U+001F, U+007F-U+009F) or unpaired surrogates';
+
+const TEXT_REGEXP = new RegExp(TEXT_PATTERN, 'u');
+
+/** Whether a string is text a CD may hold (TEXT_PATTERN, for code outside ajv). */
+export function isCdText(value: string): boolean {
+  return TEXT_REGEXP.test(value);
+}
+
 type FieldSpec = (
   | { kind: 'text'; maxLength: number; filterKey?: string }
   | { kind: 'year'; minimum: number }

@@ -8,6 +8,8 @@ import {
   ID_PATTERN,
   maxYear,
   SERVICE_FIELDS,
+  TEXT_PATTERN,
+  TEXT_RULE,
 } from './schema.js';
 
 export interface FieldError {
@@ -31,7 +33,7 @@ function fieldSchemas(latestYear?: number) {
       const spec = FIELDS[name];
       const schema =
         spec.kind === 'text'
-          ? { type: 'string', minLength: 1, maxLength: spec.maxLength }
+          ? { type: 'string', minLength: 1, maxLength: spec.maxLength, pattern: TEXT_PATTERN }
           : {
               type: 'integer',
               minimum: spec.minimum,
@@ -145,19 +147,20 @@ export function trimStrings(value: Record<string, unknown>): Record<string, unkn
 const fieldList = FIELD_NAMES.join(', ');
 
 function fieldMessage(latestYear: number) {
-  return (name: string): string => {
+  return (name: string, keyword: string): string => {
     if (!Object.hasOwn(FIELDS, name)) return 'is not valid';
     const spec = FIELDS[name as FieldName];
-    return spec.kind === 'text'
-      ? `must be a non-empty string of at most ${spec.maxLength} characters`
-      : `must be an integer from ${spec.minimum} to ${latestYear}`;
+    if (spec.kind === 'year') return `must be an integer from ${spec.minimum} to ${latestYear}`;
+    return keyword === 'pattern'
+      ? TEXT_RULE
+      : `must be a non-empty string of at most ${spec.maxLength} characters`;
   };
 }
 
 /** One detail per field, in words a client can act on. */
 export function toDetails(
   errors: ErrorObject[],
-  messageFor: (field: string) => string,
+  messageFor: (field: string, keyword: string) => string,
   { allowed, serviceFields = [] }: { allowed: string; serviceFields?: readonly string[] },
 ): FieldError[] {
   const details = new Map<string, string>();
@@ -178,7 +181,7 @@ export function toDetails(
       details.set('body', `must have at least one of ${allowed}`);
     } else {
       const field = error.instancePath.slice(1).split('/')[0] ?? '';
-      if (!details.has(field)) details.set(field, messageFor(field));
+      if (!details.has(field)) details.set(field, messageFor(field, error.keyword));
     }
   }
   return [...details].map(([field, message]) => ({ field, message }));

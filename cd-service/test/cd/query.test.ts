@@ -71,6 +71,17 @@ describe('checkListParams', () => {
     );
   });
 
+  it('refuses a filter no CD can match: control characters or unpaired surrogates', () => {
+    for (const name of ['artist', 'genre']) {
+      for (const value of ['x\u0000', 'a\tb', '\u0085', 'x\ud800']) {
+        expect(details({ [name]: value }), `${name}=${JSON.stringify(value)}`).to.deep.equal([
+          { field: name, message: 'must be a non-empty string without control characters' },
+        ]);
+      }
+      expect(checkListParams({ [name]: 'Sigur Rós 👍🏽 a\u00a0b' }).ok).to.equal(true);
+    }
+  });
+
   it('accepts the edges of the ranges', () => {
     for (const raw of [{ limit: '1' }, { limit: '1000' }, { offset: '0' }, { offset: '1000000' }]) {
       expect(checkListParams(raw).ok, JSON.stringify(raw)).to.equal(true);

@@ -22,7 +22,12 @@ describe('the CD definition', () => {
       minimum: 1800,
       maximum: 2026,
     });
-    expect(create.properties.title).to.deep.equal({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(create.properties.title).to.deep.equal({
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[^\\p{Cc}\\p{Cs}]*$',
+    });
   });
 
   it('computes the latest year from the clock', () => {

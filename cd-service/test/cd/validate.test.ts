@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { TEXT_RULE } from '../../src/cd/schema.js';
 import { checkCreate, checkUpdate } from '../../src/cd/validate.js';
 import { makeCdInput } from '../helpers.js';
+import { REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
 const fieldsOf = (checked: ReturnType<typeof checkCreate> | ReturnType<typeof checkUpdate>) =>
@@ -105,6 +107,84 @@ describe('checkCreate', () => {
       'releaseYear',
       'extra',
     ]);
+  });
+
+  it('refuses control characters inside text, naming the field and the rule', () => {
+    const controls = ['\u0000', '\u0001', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f'];
+    for (const c of [...controls, '\u0080', '\u0085', '\u009b', '\u009f']) {
+      for (const field of ['title', 'artist', 'genre'] as const) {
+        const checked = checkCreate(makeCdInput({ [field]: `a${c}b` }), NOW);
+        expect(checked, `${field} U+${c.codePointAt(0)?.toString(16)}`).to.deep.equal({
+          ok: false,
+          details: [{ field, message: TEXT_RULE }],
+        });
+      }
+    }
+    // A leading or trailing tab or line break is whitespace, trimmed like spaces.
+    expect(checkCreate(makeCdInput({ title: '\tBlue\r\n' }), NOW).ok).to.equal(true);
+    // Trimming removes spaces, not other controls: a NUL at either end is refused.
+    expect(fieldsOf(checkCreate(makeCdInput({ title: '\u0000Blue' }), NOW))).to.deep.equal([
+      'title',
+    ]);
+    expect(fieldsOf(checkUpdate({ genre: 'Jazz\u0000' }, NOW))).to.deep.equal(['genre']);
+  });
+
+  it('refuses unpaired surrogates (text that is not well-formed Unicode)', () => {
+    for (const bad of [
+      'x\ud800y',
+      '\ud800',
+      'x\udfff',
+      '\udc00\ud800',
+      '𝄞'.slice(0, 1),
+      'a𝄞'.slice(0, 2),
+    ]) {
+      expect(checkCreate(makeCdInput({ artist: bad }), NOW), JSON.stringify(bad)).to.deep.equal({
+        ok: false,
+        details: [{ field: 'artist', message: TEXT_RULE }],
+      });
+    }
+    for (const bad of REFUSED_TEXT) {
+      expect(fieldsOf(checkUpdate({ title: bad }, NOW)), JSON.stringify(bad)).to.deep.equal([
+        'title',
+      ]);
+    }
+    expect(checkCreate(makeCdInput({ artist: 'x\ud834\udd1ey' }), NOW).ok).to.equal(true);
+  });
+
+  it('accepts every other character, exactly as given', () => {
+    for (const text of UNUSUAL_TEXT) {
+      const input = makeCdInput({ title: text, artist: text, genre: text });
+      expect(checkCreate(input, NOW), JSON.stringify(text)).to.deep.equal({
+        ok: true,
+        value: input,
+      });
+    }
+  });
+
+  it('accepts exactly the well-formed text without control characters (property)', () => {
+    const isControl = (c: string) => /\p{Cc}/u.test(c);
+    fc.assert(
+      fc.property(
+        fc.string({
+          maxLength: 12,
+          unit: fc.oneof(
+            fc.constantFrom(...'ab \t\n\u0000\u0085\u00a0\u2028\ud800\udc00\ud834\udd1e\u200d'),
+            fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+          ),
+        }),
+        (text) => {
+          const trimmed = text.trim();
+          const expected =
+            trimmed.length > 0 &&
+            Buffer.from(trimmed).toString() === trimmed &&
+            ![...trimmed].some(isControl);
+          expect(checkCreate(makeCdInput({ genre: text }), NOW).ok, JSON.stringify(text)).to.equal(
+            expected,
+          );
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it('accepts any valid input and gives it back trimmed (property)', () => {

@@ -6,6 +6,7 @@ import type { Cd, CdInput } from '../../src/cd/schema.js';
 import type { CdStore } from '../../src/store/store.js';
 import { byCodePoint, makeCdInput } from '../helpers.js';
 import type { StoreFactory, StoreHandle } from '../stores.js';
+import { UNUSUAL_TEXT } from '../text-cases.js';
 
 const PUBLIC_KEYS = ['id', 'title', 'artist', 'genre', 'releaseYear', 'createdAt', 'updatedAt'];
 const T0 = new Date('2024-01-02T03:04:05.678Z');
@@ -61,6 +62,22 @@ export function describeStoreContract(factory: StoreFactory): void {
       const odd = `O'Brien "%_.*" \\ (a+)+ [x] ; DROP TABLE cds; -- ☃ 𝄞`;
       const created = await add({ title: odd, artist: odd, genre: odd });
       expect(await store.get(created.id)).to.deep.equal(created);
+    });
+
+    it('gives back exactly every text the CD schema accepts (issue 11)', async () => {
+      for (const [index, text] of UNUSUAL_TEXT.entries()) {
+        const label = JSON.stringify(text.slice(0, 40));
+        const created = await add({ title: text, artist: text, genre: text });
+        expect(created.title, label).to.equal(text);
+        expect(await store.get(created.id), label).to.deep.equal(created);
+        const found = await list({ artist: text });
+        expect(found.items, label).to.deep.equal([created]);
+        const renamed = UNUSUAL_TEXT[(index + 1) % UNUSUAL_TEXT.length] as string;
+        const updated = await store.update(created.id, changesFor({ genre: renamed }, T1));
+        expect(updated?.genre, label).to.equal(renamed);
+        expect(await store.get(created.id), label).to.deep.equal(updated);
+        expect(await store.delete(created.id)).to.equal(true);
+      }
     });
 
     it('answers undefined for an unknown id', async () => {
