@@ -9,7 +9,7 @@ import { openStore } from './store/open.js';
 await runService('cd-service', async (logger) => {
   const config = readConfig();
   const seed = config.seed ? loadSeed(config.seedFile) : [];
-  const store = await openStore(config);
+  const store = await openStore(config, logger);
   try {
     if (config.seed) {
       const now = new Date();

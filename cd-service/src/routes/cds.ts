@@ -119,7 +119,7 @@ export function cdOperations({
           },
         },
       },
-      errors: [400],
+      errors: [400, 503],
       handler: async (ctx) => {
         const params = valid(checkListParams(ctx.query), 'query');
         const query = buildListQuery(params);
@@ -154,7 +154,7 @@ export function cdOperations({
           },
         },
       },
-      errors: [400, 401, 413, 415],
+      errors: [400, 401, 413, 415, 503],
       bearerAuth: true,
       use: [auth, body],
       handler: async (ctx) => {
@@ -172,7 +172,7 @@ export function cdOperations({
       summary: 'One CD',
       parameters: [idParameter],
       responses: { 200: { description: 'The CD', schema: cdRecordSchema, headers: etagHeader } },
-      errors: [400, 404],
+      errors: [400, 404, 503],
       use: [id],
       handler: async (ctx) => sendRead(ctx, found(await store.get(ctx.state.id), ctx.state.id)),
     },
@@ -185,7 +185,7 @@ export function cdOperations({
       parameters: [idParameter],
       requestBody: schemas.update,
       responses: { 200: { description: 'The changed CD', schema: cdRecordSchema } },
-      errors: [400, 401, 404, 413, 415],
+      errors: [400, 401, 404, 413, 415, 503],
       bearerAuth: true,
       use: [auth, id, body],
       handler: async (ctx) => {
@@ -202,7 +202,7 @@ export function cdOperations({
       summary: 'Remove a CD',
       parameters: [idParameter],
       responses: { 204: { description: 'Removed; no body' } },
-      errors: [400, 401, 404],
+      errors: [400, 401, 404, 503],
       bearerAuth: true,
       use: [auth, id],
       handler: async (ctx) => {

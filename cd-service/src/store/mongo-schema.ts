@@ -1,4 +1,4 @@
-import { Schema, type SchemaDefinition } from 'mongoose';
+import { Document, Query, Schema, type SchemaDefinition } from 'mongoose';
 import type { ListQuery } from '../cd/query.js';
 import { FIELD_NAMES, FIELDS, FILTERS, maxYear } from '../cd/schema.js';
 
@@ -11,21 +11,62 @@ export function path(name: string): string {
   return name === 'id' ? '_id' : name;
 }
 
-/** The Mongoose schema derived from FIELDS; unknown paths are refused, not dropped. */
+/** The length of a text as ajv and SQLite count it: in code points, not UTF-16 units. */
+const codePoints = (text: string) => [...text].length;
+
+/**
+ * The moment of the write being validated: the record's updatedAt, which the service set from
+ * the very clock reading (`now`) that its ajv check used. A document carries it; an update
+ * sets it. Undefined when the write does not say.
+ */
+function writeTime(context: unknown): Date | undefined {
+  let at: unknown;
+  if (context instanceof Query) {
+    const update = context.getUpdate() as { $set?: { updatedAt?: unknown }; updatedAt?: unknown };
+    at = update?.$set?.updatedAt ?? update?.updatedAt;
+  } else if (context instanceof Document) {
+    at = context.get('updatedAt');
+  }
+  const date = at instanceof Date ? at : typeof at === 'string' ? new Date(at) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
+/**
+ * The Mongoose schema derived from FIELDS, as the ajv schemas are (cd/validate.ts): ajv is the
+ * judge of input, and this schema, a last guard of the stored shape, never refuses what ajv
+ * accepted. Text lengths count code points as ajv does; the latest release year is that of
+ * the write's own timestamp, so of the same clock reading as ajv's bound. Unknown paths are
+ * refused, not dropped.
+ */
 export function cdMongooseSchema(): Schema {
   const definition: SchemaDefinition = { _id: { type: String, required: true } };
   for (const name of FIELD_NAMES) {
     const spec = FIELDS[name];
     definition[name] =
       spec.kind === 'text'
-        ? { type: String, required: true, trim: true, minlength: 1, maxlength: spec.maxLength }
+        ? {
+            type: String,
+            required: true,
+            trim: true,
+            validate: {
+              validator: (text: string) =>
+                codePoints(text) >= 1 && codePoints(text) <= spec.maxLength,
+              message: `must be a non-empty string of at most ${spec.maxLength} characters`,
+            },
+          }
         : {
             type: Number,
             required: true,
-            min: spec.minimum,
             validate: {
-              validator: (year: number) => Number.isInteger(year) && year <= maxYear(),
-              message: `${name} must be an integer from ${spec.minimum} to next year`,
+              validator: function (this: unknown, year: number) {
+                const at = writeTime(this);
+                return (
+                  Number.isInteger(year) &&
+                  year >= spec.minimum &&
+                  (at === undefined || year <= maxYear(at))
+                );
+              },
+              message: `must be an integer from ${spec.minimum} to the year after the write`,
             },
           };
   }
@@ -47,8 +88,16 @@ export function cdMongooseSchema(): Schema {
   return schema;
 }
 
+/**
+ * Strings compare by binary code point, as SQLite's BINARY collation does: said on every
+ * query rather than left to the collection's default. It is the collation of an index built
+ * without one, so the indexes above serve the sorts.
+ */
+export const CODE_POINT_ORDER = { locale: 'simple' } as const;
+
 export interface MongoQuery {
   filter: Record<string, unknown>;
+  collation: typeof CODE_POINT_ORDER;
   sort: Record<string, 1 | -1>;
   projection: Record<string, 0 | 1> | undefined;
   skip: number;
@@ -66,6 +115,7 @@ export function toMongo(query: ListQuery): MongoQuery {
   for (const order of query.orderBy) sort[path(order.field)] = order.direction;
   return {
     filter,
+    collation: CODE_POINT_ORDER,
     sort,
     projection: query.fields === 'title' ? { _id: 0, title: 1 } : undefined,
     skip: query.offset,

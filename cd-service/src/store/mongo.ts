@@ -1,5 +1,8 @@
-import mongoose, { Schema } from 'mongoose';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mongoose, { type Connection, type ConnectOptions, Schema } from 'mongoose';
+import type { Logger } from 'service-kit';
 import { type CdRecord, toCd, toTitleOnly } from '../cd/schema.js';
+import { guarded, isUnavailable, mongoHosts } from './mongo-errors.js';
 import { cdMongooseSchema, toMongo } from './mongo-schema.js';
 import type { CdStore } from './store.js';
 
@@ -8,7 +11,18 @@ export interface MongoOptions {
   dbName?: string;
   /** How long to wait for a server before failing a command: a down MongoDB fails fast. */
   serverSelectionTimeoutMS?: number;
+  /**
+   * How long to keep trying, with backoff, to reach a MongoDB that does not answer at start
+   * (it may start after the service); 0, the default, tries once.
+   */
+  connectTimeoutMs?: number;
+  /** Where the retries of the start are told. */
+  logger?: Logger;
 }
+
+const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 3000;
+const FIRST_RETRY_DELAY_MS = 250;
+const MAX_RETRY_DELAY_MS = 5000;
 
 type Doc = Record<string, unknown>;
 
@@ -16,74 +30,145 @@ const toDocument = ({ id, ...rest }: CdRecord) => ({ _id: id, ...rest });
 
 /** The MongoDB store, through Mongoose on a connection of its own. */
 export async function openMongoStore(uri: string, options: MongoOptions = {}): Promise<CdStore> {
-  const connection = mongoose.createConnection(uri, {
+  const connection = await connect(uri, options);
+  try {
+    return await storeOn(connection);
+  } catch (error) {
+    await connection.close().catch(() => {});
+    throw error;
+  }
+}
+
+function connectionOptions(
+  options: MongoOptions,
+  serverSelectionTimeoutMS: number,
+): ConnectOptions {
+  return {
     ...(options.dbName ? { dbName: options.dbName } : {}),
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 3000,
+    serverSelectionTimeoutMS,
     // Fail at once when disconnected rather than queueing commands.
     bufferCommands: false,
     autoIndex: false,
     // Acknowledged means journaled (and on a majority of a replica set).
     writeConcern: { w: 'majority', journal: true },
-  });
-  await connection.asPromise();
+  };
+}
+
+/**
+ * A connection to MongoDB. While it does not answer (refused, timing out, no server to select),
+ * tries again with a doubling delay until `connectTimeoutMs` has passed, no attempt waiting
+ * beyond it; then fails with a message naming the hosts (never the credentials). Any other
+ * failure (a malformed URI, refused credentials) fails at once.
+ */
+async function connect(uri: string, options: MongoOptions): Promise<Connection> {
+  const selectionTimeout = options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  const patience = options.connectTimeoutMs ?? 0;
+  const deadline = Date.now() + patience;
+  const hosts = mongoHosts(uri);
+  let delay = FIRST_RETRY_DELAY_MS;
+  for (let attempt = 1; ; attempt++) {
+    // The last attempts wait no longer than the time left (a little at least).
+    const left = deadline - Date.now();
+    const timeout =
+      patience > 0 ? Math.min(selectionTimeout, Math.max(left, 100)) : selectionTimeout;
+    const connection = mongoose.createConnection(uri, connectionOptions(options, timeout));
+    try {
+      await connection.asPromise();
+      if (timeout === selectionTimeout) return connection;
+      // Reached with a shortened wait: open it again with the configured one for the commands.
+      await connection.close();
+      return await mongoose
+        .createConnection(uri, connectionOptions(options, selectionTimeout))
+        .asPromise();
+    } catch (error) {
+      await connection.close().catch(() => {});
+      const waited = patience > 0 ? ` within ${patience} ms (${attempt} attempts)` : '';
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!isUnavailable(error)) {
+        throw new Error(`MongoDB at ${hosts} refused the connection: ${reason}`, { cause: error });
+      }
+      const wait = Math.min(delay, deadline - Date.now());
+      if (wait <= 0) {
+        throw new Error(`MongoDB at ${hosts} did not answer${waited}: ${reason}`, { cause: error });
+      }
+      options.logger?.warn(
+        { hosts, attempt, retryInMs: wait, error: reason },
+        'MongoDB does not answer yet; trying again',
+      );
+      await sleep(wait);
+      delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+    }
+  }
+}
+
+async function storeOn(connection: Connection): Promise<CdStore> {
   const Cds = connection.model('Cd', cdMongooseSchema());
   const Meta = connection.model(
     'Meta',
     new Schema({ _id: String, at: Date }, { collection: 'meta', versionKey: false }),
   );
-  await Cds.createIndexes();
+  await guarded(() => Cds.createIndexes());
 
   return {
     kind: 'mongodb',
 
-    async insert(record) {
-      await Cds.create(toDocument(record));
-      return toCd(record);
-    },
+    insert: (record) =>
+      guarded(async () => {
+        await Cds.create(toDocument(record));
+        return toCd(record);
+      }),
 
-    async get(id) {
-      const doc = await Cds.findById(id).lean<Doc>();
-      return doc ? toCd(doc) : undefined;
-    },
+    get: (id) =>
+      guarded(async () => {
+        const doc = await Cds.findById(id).lean<Doc>();
+        return doc ? toCd(doc) : undefined;
+      }),
 
-    async update(id, changes) {
-      const doc = await Cds.findOneAndUpdate(
-        { _id: { $eq: id } },
-        { $set: changes },
-        { returnDocument: 'after', runValidators: true },
-      ).lean<Doc>();
-      return doc ? toCd(doc) : undefined;
-    },
+    update: (id, changes) =>
+      guarded(async () => {
+        const doc = await Cds.findOneAndUpdate(
+          { _id: { $eq: id } },
+          { $set: changes },
+          { returnDocument: 'after', runValidators: true },
+        ).lean<Doc>();
+        return doc ? toCd(doc) : undefined;
+      }),
 
-    async delete(id) {
-      const result = await Cds.deleteOne({ _id: { $eq: id } });
-      return result.deletedCount > 0;
-    },
+    delete: (id) =>
+      guarded(async () => {
+        const result = await Cds.deleteOne({ _id: { $eq: id } });
+        return result.deletedCount > 0;
+      }),
 
-    async list(query) {
-      const { filter, sort, projection, skip, limit } = toMongo(query);
-      const [docs, total] = await Promise.all([
-        Cds.find(filter, projection).sort(sort).skip(skip).limit(limit).lean<Doc[]>(),
-        Cds.countDocuments(filter),
-      ]);
-      return { items: docs.map(query.fields === 'title' ? toTitleOnly : toCd), total };
-    },
+    list: (query) =>
+      guarded(async () => {
+        const { filter, collation, sort, projection, skip, limit } = toMongo(query);
+        const [docs, total] = await Promise.all([
+          Cds.find(filter, projection)
+            .collation(collation)
+            .sort(sort)
+            .skip(skip)
+            .limit(limit)
+            .lean<Doc[]>(),
+          Cds.countDocuments(filter).collation(collation),
+        ]);
+        return { items: docs.map(query.fields === 'title' ? toTitleOnly : toCd), total };
+      }),
 
-    async count() {
-      return Cds.countDocuments({});
-    },
+    count: () => guarded(() => Cds.countDocuments({})),
 
-    async seedOnce(records) {
-      // Only the start that creates the marker may seed, even if two start at once.
-      const marker = await Meta.updateOne(
-        { _id: 'seeded' },
-        { $setOnInsert: { at: new Date() } },
-        { upsert: true },
-      );
-      if (marker.upsertedCount !== 1 || (await Cds.countDocuments({})) > 0) return 0;
-      await Cds.insertMany(records.map(toDocument), { ordered: true });
-      return records.length;
-    },
+    seedOnce: (records) =>
+      guarded(async () => {
+        // Only the start that creates the marker may seed, even if two start at once.
+        const marker = await Meta.updateOne(
+          { _id: 'seeded' },
+          { $setOnInsert: { at: new Date() } },
+          { upsert: true },
+        );
+        if (marker.upsertedCount !== 1 || (await Cds.countDocuments({})) > 0) return 0;
+        await Cds.insertMany(records.map(toDocument), { ordered: true });
+        return records.length;
+      }),
 
     async ping() {
       const db = connection.db;

@@ -150,7 +150,10 @@ describe('the real server process (node --conditions=source --import tsx src/ser
 
   it('uses MongoDB when MONGODB_URI is set, and exits 1 when it does not answer', async () => {
     let failure: unknown;
-    await start({ MONGODB_URI: 'mongodb://127.0.0.1:1/cds' }).catch((error) => {
+    await start({
+      MONGODB_URI: 'mongodb://127.0.0.1:1/cds',
+      MONGODB_CONNECT_TIMEOUT_MS: '0',
+    }).catch((error) => {
       failure = error;
     });
     expect(String(failure)).to.match(/exited \(1\) before listening.*cd-service cannot start/);

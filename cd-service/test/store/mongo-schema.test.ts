@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import mongoose from 'mongoose';
 import { buildListQuery } from '../../src/cd/query.js';
 import { newRecord } from '../../src/cd/records.js';
-import { maxYear } from '../../src/cd/schema.js';
+import { MAX_TEXT_LENGTH, MIN_YEAR, maxYear } from '../../src/cd/schema.js';
+import { checkCreate } from '../../src/cd/validate.js';
 import { cdMongooseSchema, toMongo } from '../../src/store/mongo-schema.js';
 import { makeCdInput } from '../helpers.js';
 
@@ -51,6 +53,73 @@ describe('Mongoose schema (no server)', () => {
     expect(await rejects(validDoc({ releaseYear: maxYear() }))).to.deep.equal([]);
   });
 
+  it("bounds the year by the write's own timestamp, the clock reading ajv used", async () => {
+    const at = '2030-06-15T12:00:00.000Z';
+    const written = (releaseYear: number) =>
+      validDoc({ releaseYear, createdAt: at, updatedAt: at });
+    expect(await rejects(written(2031))).to.deep.equal([]);
+    expect(await rejects(written(2032))).to.deep.equal(['releaseYear']);
+    const old = '1990-01-01T00:00:00.000Z';
+    expect(
+      await rejects(validDoc({ releaseYear: 1991, createdAt: old, updatedAt: old })),
+    ).to.deep.equal([]);
+    expect(
+      await rejects(validDoc({ releaseYear: 1992, createdAt: old, updatedAt: old })),
+    ).to.deep.equal(['releaseYear']);
+  });
+
+  it('counts text in code points, as ajv and SQLite do', async () => {
+    const clef = '\u{1D11E}'; // two UTF-16 units
+    expect(await rejects(validDoc({ title: clef.repeat(MAX_TEXT_LENGTH) }))).to.deep.equal([]);
+    expect(await rejects(validDoc({ title: clef.repeat(MAX_TEXT_LENGTH + 1) }))).to.deep.equal([
+      'title',
+    ]);
+  });
+
+  it('never refuses what ajv accepted, on any clock (property)', async () => {
+    const text = fc.string({ unit: 'binary', minLength: 0, maxLength: MAX_TEXT_LENGTH + 2 });
+    const edgeText = fc.oneof(
+      text,
+      fc.constantFrom(
+        'x'.repeat(MAX_TEXT_LENGTH),
+        '\u{1F600}'.repeat(MAX_TEXT_LENGTH),
+        ` ${'y'.repeat(MAX_TEXT_LENGTH)} `,
+        'e\u0301',
+      ),
+    );
+    // Around New Year of a few years (each year compiles its own ajv validators).
+    const clock = fc
+      .tuple(fc.integer({ min: 2025, max: 2028 }), fc.integer({ min: -36, max: 36 }))
+      .map(([year, hours]) => new Date(Date.UTC(year, 0, 1) + hours * 3_600_000));
+    const body = (now: Date) =>
+      fc.record({
+        title: edgeText,
+        artist: edgeText,
+        genre: edgeText,
+        releaseYear: fc.oneof(
+          fc.constantFrom(MIN_YEAR - 1, MIN_YEAR, maxYear(now) - 1, maxYear(now), maxYear(now) + 1),
+          fc.integer({ min: MIN_YEAR - 1, max: 2100 }),
+        ),
+      });
+    const cases = clock.chain((now) => body(now).map((input) => ({ input, now })));
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ input, now }) => {
+        const checked = checkCreate(input, now);
+        if (!checked.ok) return;
+        accepted += 1;
+        const { id, ...rest } = newRecord(
+          checked.value,
+          '6f1c3a52-0d1e-4c5e-9a0b-2f3e4d5c6b7a',
+          now,
+        );
+        await new Model({ _id: id, ...rest }).validate();
+      }),
+      { numRuns: 120 },
+    );
+    expect(accepted).to.be.greaterThan(10);
+  });
+
   it('requires the id, the filter keys and the timestamps', async () => {
     expect(
       await rejects(
@@ -85,6 +154,7 @@ describe('toMongo (no server)', () => {
   it('builds the default query', () => {
     expect(toMongo(buildListQuery({}))).to.deep.equal({
       filter: {},
+      collation: { locale: 'simple' },
       sort: { title: 1, _id: 1 },
       projection: undefined,
       skip: 0,
@@ -105,6 +175,7 @@ describe('toMongo (no server)', () => {
     );
     expect(query).to.deep.equal({
       filter: { artistKey: { $eq: 'a.*' }, genreKey: { $eq: '(x)+' }, releaseYear: { $lt: 1990 } },
+      collation: { locale: 'simple' },
       sort: { artist: -1, title: 1, _id: 1 },
       projection: undefined,
       skip: 6,
@@ -121,13 +192,21 @@ describe('toMongo (no server)', () => {
     });
   });
 
+  it('says its string order: binary code points, as SQLite compares', () => {
+    for (const params of [{}, { sort: '-artist' }, { sort: 'releaseYear', artist: 'x' }])
+      expect(toMongo(buildListQuery(params)).collation).to.deep.equal({ locale: 'simple' });
+  });
+
   it('builds a query Mongoose accepts as it is', () => {
-    const { filter, sort } = toMongo(buildListQuery({ artist: "O'Brien", before: 2000 }));
-    const query = Model.find(filter).sort(sort);
+    const { filter, collation, sort } = toMongo(
+      buildListQuery({ artist: "O'Brien", before: 2000 }),
+    );
+    const query = Model.find(filter).collation(collation).sort(sort);
     expect(query.getFilter()).to.deep.equal({
       artistKey: { $eq: "o'brien" },
       releaseYear: { $lt: 2000 },
     });
     expect(query.getOptions().sort).to.deep.equal({ title: 1, _id: 1 });
+    expect(query.getOptions().collation).to.deep.equal({ locale: 'simple' });
   });
 });

@@ -1,0 +1,139 @@
+import mongoose from 'mongoose';
+import { BadRequest, type ErrorDetail, ServiceUnavailable } from 'service-kit';
+
+/** What a client reads when MongoDB does not answer; the cause goes to the log only. */
+export const UNAVAILABLE_MESSAGE = 'The database does not answer; try again later';
+
+/** Seconds a client should wait before trying again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5;
+
+const { mongo } = mongoose;
+
+/**
+ * Server error codes of a database that cannot serve now but may soon: the network, a
+ * shutdown, a primary stepping down, a time limit (the driver's retryable codes, plus
+ * MaxTimeMSExpired and WriteConcernTimeout).
+ */
+const UNAVAILABLE_CODES = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  50, // MaxTimeMSExpired
+  64, // WriteConcernTimeout (WriteConcernFailed before 8.1)
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+/** Labels the driver and the server put on failures that are worth retrying later. */
+const UNAVAILABLE_LABELS = [
+  'RetryableError',
+  'RetryableWriteError',
+  'ResetPool',
+  'PoolRequestedRetry',
+  'SystemOverloadedError',
+  'TransientTransactionError',
+];
+
+/** Failures of the driver's pool and wait queue, which it does not export as classes. */
+const UNAVAILABLE_NAMES = new Set([
+  'MongoPoolClearedError',
+  'MongoWaitQueueTimeoutError',
+  'MongooseServerSelectionError',
+]);
+
+/**
+ * Whether an error says that MongoDB cannot be reached or does not answer in time: it is
+ * unreachable, timing out, dropping connections, its pool was cleared, no server could be
+ * selected, or it is shutting down or stepping down. Not a closed client (that is our own
+ * doing, a bug if a request meets it) nor a refused command.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (
+    error instanceof mongo.MongoNetworkError || // timeouts, dropped connections, a cleared pool
+    error instanceof mongo.MongoServerSelectionError ||
+    error instanceof mongo.MongoOperationTimeoutError ||
+    UNAVAILABLE_NAMES.has(error.name)
+  ) {
+    return true;
+  }
+  if (error instanceof mongo.MongoError) {
+    if (UNAVAILABLE_LABELS.some((label) => error.hasErrorLabel(label))) return true;
+    if (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) return true;
+  }
+  return false;
+}
+
+/** A record path as the API names it: the document's _id is the CD's id. */
+const field = (documentPath: string) => (documentPath === '_id' ? 'id' : documentPath);
+
+/** Each path Mongoose refused, with what it said about it. */
+function validationDetails(error: mongoose.Error.ValidationError): ErrorDetail[] {
+  return Object.entries(error.errors).map(([documentPath, problem]) => ({
+    field: field(documentPath),
+    message:
+      problem instanceof mongoose.Error.CastError
+        ? `must be a ${problem.kind.toLowerCase()}`
+        : problem.message,
+  }));
+}
+
+/**
+ * A failure of MongoDB as the API answers it: a refusal of the Mongoose schema is a 400 with
+ * details (ajv is the judge of input, so it should not happen, but it is the client's write
+ * that was refused); a database that does not answer is a 503 with `Retry-After`, its cause
+ * kept for the log. Anything else is returned as it is (a 500).
+ */
+export function toServiceError(error: unknown): unknown {
+  if (error instanceof mongoose.Error.ValidationError) {
+    const details = validationDetails(error);
+    const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
+    return withCause(new BadRequest(`Invalid CD: ${summary}`, details), error);
+  }
+  if (error instanceof mongoose.Error.CastError) {
+    const detail = { field: field(error.path), message: `must be a ${error.kind.toLowerCase()}` };
+    return withCause(
+      new BadRequest(`Invalid CD: ${detail.field} ${detail.message}`, [detail]),
+      error,
+    );
+  }
+  if (error instanceof mongoose.Error.StrictModeError) {
+    const detail = { field: field(error.path), message: 'is not allowed' };
+    return withCause(
+      new BadRequest(`Invalid CD: ${detail.field} ${detail.message}`, [detail]),
+      error,
+    );
+  }
+  if (isUnavailable(error)) {
+    return withCause(new ServiceUnavailable(UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS), error);
+  }
+  return error;
+}
+
+function withCause<T extends Error>(error: T, cause: unknown): T {
+  error.cause = cause;
+  return error;
+}
+
+/** Runs a store operation, turning what MongoDB throws into the answer it calls for. */
+export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw toServiceError(error);
+  }
+}
+
+/** The hosts of a MongoDB URI, for messages: never its user name or password. */
+export function mongoHosts(uri: string): string {
+  const hosts = /^mongodb(?:\+srv)?:\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(uri)?.[1];
+  return hosts || 'the host of MONGODB_URI';
+}

@@ -1,0 +1,125 @@
+import { createRequire } from 'node:module';
+import { expect } from 'chai';
+import mongoose from 'mongoose';
+import { BadRequest, HttpError, ServiceUnavailable } from 'service-kit';
+import {
+  isUnavailable,
+  mongoHosts,
+  RETRY_AFTER_SECONDS,
+  toServiceError,
+  UNAVAILABLE_MESSAGE,
+} from '../../src/store/mongo-errors.js';
+import { cdMongooseSchema } from '../../src/store/mongo-schema.js';
+
+const { mongo } = mongoose;
+// The driver's pool errors are not exported: take them from where Mongoose's driver keeps them.
+const driverRequire = createRequire(createRequire(import.meta.url).resolve('mongoose'));
+const { PoolClearedError, WaitQueueTimeoutError } = driverRequire('mongodb/lib/cmap/errors.js');
+
+const Model = mongoose.model('CdErrorsTest', cdMongooseSchema());
+
+function serverError(code: number, labels: string[] = []) {
+  const error = new mongo.MongoServerError({ message: `server error ${code}`, code });
+  for (const label of labels) error.addErrorLabel(label);
+  return error;
+}
+
+describe('MongoDB failures as answers (no server)', () => {
+  const unavailable = {
+    'a refused or dropped connection': new mongo.MongoNetworkError('connect ECONNREFUSED'),
+    'a socket timeout': new mongo.MongoNetworkTimeoutError('connection timed out'),
+    'a cleared pool (MongoPoolClearedError)': new PoolClearedError(
+      { address: '127.0.0.1:27017', serviceId: undefined },
+      'because another operation failed',
+    ),
+    'no server to select': new mongo.MongoServerSelectionError('Server selection timed out', {
+      type: 'Unknown',
+      servers: new Map(),
+    } as never),
+    'a full wait queue': new WaitQueueTimeoutError('Timed out', '127.0.0.1:27017'),
+    'a shutting down server': serverError(91),
+    'a primary stepping down': serverError(10107),
+    'a time limit': serverError(50),
+    'a retryable label': serverError(2, ['RetryableWriteError']),
+    'an overloaded server': serverError(2, ['SystemOverloadedError']),
+  };
+
+  for (const [what, error] of Object.entries(unavailable)) {
+    it(`answers ${what} with 503, Retry-After and the cause kept for the log`, () => {
+      expect(isUnavailable(error), what).to.equal(true);
+      const answer = toServiceError(error);
+      expect(answer).to.be.instanceOf(ServiceUnavailable);
+      const http = answer as ServiceUnavailable;
+      expect(http.status).to.equal(503);
+      expect(http.message).to.equal(UNAVAILABLE_MESSAGE);
+      expect(http.headers).to.deep.equal({ 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      expect(http.cause).to.equal(error);
+    });
+  }
+
+  it('leaves other failures as they are (a 500): a closed client, a duplicate key, a bug', () => {
+    for (const error of [
+      new mongo.MongoNotConnectedError('Client must be connected before running operations'),
+      new mongo.MongoTopologyClosedError(),
+      serverError(11000),
+      new TypeError('x is undefined'),
+    ]) {
+      expect(isUnavailable(error), error.message).to.equal(false);
+      expect(toServiceError(error)).to.equal(error);
+    }
+  });
+
+  it('answers a refusal of the Mongoose schema with 400 and details per field', async () => {
+    const error = await new Model({
+      _id: 'x',
+      title: 'x'.repeat(201),
+      artist: 'a',
+      genre: 'g',
+      artistKey: 'a',
+      genreKey: 'g',
+      releaseYear: 1700,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    })
+      .validate()
+      .catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(mongoose.Error.ValidationError);
+    const answer = toServiceError(error) as BadRequest;
+    expect(answer).to.be.instanceOf(BadRequest);
+    expect(answer.status).to.equal(400);
+    expect(answer.details).to.have.deep.members([
+      { field: 'title', message: 'must be a non-empty string of at most 200 characters' },
+      { field: 'releaseYear', message: 'must be an integer from 1800 to the year after the write' },
+    ]);
+    expect(answer.message).to.match(/^Invalid CD: /);
+    expect(answer.cause).to.equal(error);
+  });
+
+  it('answers a value that cannot be cast with 400, naming the field', async () => {
+    const validation = await new Model({ _id: 'x', releaseYear: 'soon' })
+      .validate()
+      .catch((caught: unknown) => caught);
+    const fromValidation = toServiceError(validation) as BadRequest;
+    expect(fromValidation.status).to.equal(400);
+    expect(fromValidation.details).to.deep.include({
+      field: 'releaseYear',
+      message: 'must be a number',
+    });
+
+    const cast = new mongoose.Error.CastError('Number', 'soon', 'releaseYear');
+    const answer = toServiceError(cast) as BadRequest;
+    expect(answer).to.be.instanceOf(HttpError);
+    expect(answer.status).to.equal(400);
+    expect(answer.details).to.deep.equal([{ field: 'releaseYear', message: 'must be a number' }]);
+  });
+
+  it('names the hosts of a URI, never its credentials', () => {
+    expect(mongoHosts('mongodb://127.0.0.1:27017/cds')).to.equal('127.0.0.1:27017');
+    expect(mongoHosts('mongodb://user:s3cret@db:27017/cds?authSource=admin')).to.equal('db:27017');
+    expect(mongoHosts('mongodb://a:1,b:2,c:3/?replicaSet=rs0')).to.equal('a:1,b:2,c:3');
+    expect(mongoHosts('mongodb+srv://u:p@cluster0.example.net/cds')).to.equal(
+      'cluster0.example.net',
+    );
+    expect(mongoHosts('not a uri')).to.equal('the host of MONGODB_URI');
+  });
+});
