@@ -4,6 +4,12 @@ import { booleanSetting, integerSetting, readServerConfig, type ServerConfig } f
 
 const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * The folder of the default SQLite file, the only folder the service creates: a CD_DB_PATH in a
+ * folder that does not exist is refused (a typo or a missing volume would look like data loss).
+ */
+export const DEFAULT_DATA_FOLDER = join(serviceRoot, 'data');
+
 export interface Config extends ServerConfig {
   /** The SQLite file, used when mongodbUri is not set. */
   dbPath: string;
@@ -21,7 +27,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     // No CORS unless CORS_ORIGINS says so: the API's writes are not for any web page.
     ...readServerConfig(env, { port: 3003, corsOrigins: [] }),
-    dbPath: env.CD_DB_PATH || join(serviceRoot, 'data', 'cds.sqlite'),
+    dbPath: env.CD_DB_PATH || join(DEFAULT_DATA_FOLDER, 'cds.sqlite'),
     mongodbUri: env.MONGODB_URI || undefined,
     // An empty value (as compose passes an unset one) means the default.
     mongodbConnectTimeoutMs: integerSetting(
@@ -31,6 +37,28 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     seed: booleanSetting(env, 'CD_SEED', true),
     seedFile: env.CD_SEED_FILE || join(serviceRoot, '..', 'seeds', 'cds.json'),
-    apiToken: env.CD_API_TOKEN || undefined,
+    apiToken: apiTokenSetting(env.CD_API_TOKEN),
   };
+}
+
+/**
+ * CD_API_TOKEN: unset or empty for none; else a token that `Authorization: Bearer <token>` can
+ * carry, visible ASCII characters only (U+0021-U+007E). A space, a control character or a
+ * non-ASCII character could never be matched: the service would start and no write could ever
+ * authenticate. The message says what is wrong, never the token.
+ */
+export function apiTokenSetting(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (/^[\x21-\x7e]+$/.test(raw)) return raw;
+  const problem =
+    raw.trim() === ''
+      ? 'is only whitespace'
+      : /[\s]/.test(raw)
+        ? 'contains whitespace'
+        : /\p{Cc}/u.test(raw)
+          ? 'contains a control character'
+          : 'contains a character outside visible ASCII';
+  throw new Error(
+    `CD_API_TOKEN ${problem}: no Authorization header could carry it; use visible ASCII characters only (letters, digits, punctuation), or leave it empty for open writes`,
+  );
 }

@@ -1,18 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { runService } from 'service-kit';
 import { createApp } from './app.js';
 import { newRecord } from './cd/records.js';
 import { loadSeed } from './cd/seed.js';
-import { readConfig } from './config.js';
+import { DEFAULT_DATA_FOLDER, readConfig } from './config.js';
 import { openStore } from './store/open.js';
 
 await runService('cd-service', async (logger) => {
   const config = readConfig();
-  const seed = config.seed ? loadSeed(config.seedFile) : [];
+  // Only the default data folder is created; any other folder must exist (the store says so).
+  if (!config.mongodbUri && resolve(dirname(config.dbPath)) === DEFAULT_DATA_FOLDER) {
+    mkdirSync(DEFAULT_DATA_FOLDER, { recursive: true });
+  }
   const store = await openStore(config, logger);
   try {
-    if (config.seed) {
+    // The seed is read only for a store that holds no CD: a broken seed file cannot stop a
+    // service that has its data.
+    if (config.seed && (await store.count()) === 0) {
       const now = new Date();
+      const seed = loadSeed(config.seedFile, now);
       const loaded = await store.seedOnce(seed.map((cd) => newRecord(cd, randomUUID(), now)));
       if (loaded > 0)
         logger.info({ cds: loaded, file: config.seedFile }, 'loaded the sample collection');

@@ -43,6 +43,9 @@ const INDEXES: string[][] = [
   ['releaseYear', 'title', 'id'],
 ];
 
+/** The columns of the table `meta` (key, value): what the store knows of itself ('seeded'). */
+export const META_COLUMNS = ['key', 'value'] as const;
+
 /** Creates what is missing; safe to run on every start. */
 export const SCHEMA_SQL = [
   `CREATE TABLE IF NOT EXISTS ${TABLE} (\n  ${RECORD_PROPERTIES.map(columnDefinition).join(',\n  ')}\n) STRICT`,

@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
+import { ServiceUnavailable } from 'service-kit';
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
 import {
   CD_COLUMNS,
   column,
+  META_COLUMNS,
   RECORD_PROPERTIES,
   SCHEMA_SQL,
   TABLE,
@@ -14,19 +16,172 @@ import type { CdStore } from './store.js';
 import { WriteBatcher } from './write-batcher.js';
 
 type Row = Record<string, unknown>;
+type SqliteError = InstanceType<typeof Database.SqliteError>;
+
+export interface SqliteOptions {
+  /** How long a write waits for a lock held by another connection before failing (SQLITE_BUSY). */
+  busyTimeoutMs?: number;
+}
+
+/** What a client reads when the database fails; the cause goes to the log only. */
+export const WRITE_UNAVAILABLE = 'The database cannot take writes now; try again later';
+export const READ_UNAVAILABLE = 'The database cannot be read now; try again later';
+/** Seconds a client should wait before trying again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * SQLite's result codes (with their extended forms, e.g. SQLITE_IOERR_WRITE) of a database that
+ * cannot serve now: a full disk, a read-only or moved file, an I/O error, a lock held too long,
+ * no memory, a file that cannot be opened or is damaged. Not a refused statement (a constraint):
+ * that is a bug, a 500.
+ */
+const UNAVAILABLE_CODES =
+  /^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|NOMEM|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)(_|$)/;
+
+/** A 503 with `Retry-After`, its SQLite cause and code kept for the log. */
+export class StoreUnavailable extends ServiceUnavailable {
+  readonly code: string;
+
+  constructor(message: string, cause: SqliteError) {
+    super(message, RETRY_AFTER_SECONDS);
+    this.cause = cause;
+    this.code = cause.code;
+  }
+}
+
+/** Whether an error says that the database itself fails (not the statement). */
+export function isUnavailable(error: unknown): error is SqliteError {
+  return error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code);
+}
+
+/** What a failed store operation is answered with: a failing database is a 503. */
+function toServiceError(error: unknown, message: string): unknown {
+  return isUnavailable(error) ? new StoreUnavailable(message, error) : error;
+}
+
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw toServiceError(error, WRITE_UNAVAILABLE);
+  }
+}
+
+function reading<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw toServiceError(error, READ_UNAVAILABLE);
+  }
+}
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so that a
- * committed write is on disk. Writes go through group commit (WriteBatcher).
+ * committed write is on disk. Writes go through group commit (WriteBatcher). The file is
+ * checked before anything is changed in it (openCdDatabase).
  */
-export function openSqliteStore(file: string): CdStore {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA_SQL);
+export function openSqliteStore(file: string, options: SqliteOptions = {}): CdStore {
+  return sqliteStore(openCdDatabase(file, options));
+}
 
+/**
+ * Opens the CD database of `file`, refusing, with a message that names the file, what would
+ * only fail later or harm someone else's data: a folder that does not exist (it is not
+ * created: a mistyped path or a missing volume would look like an empty collection), a file
+ * or folder that cannot be written, a file that is not an SQLite database, a database of
+ * another application. Nothing is written to the file before these checks pass; then it is
+ * switched to WAL mode and given the schema.
+ */
+export function openCdDatabase(file: string, options: SqliteOptions = {}): Database.Database {
+  const inMemory = file === ':memory:' || file === '';
+  if (!inMemory) checkPath(file);
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw new Error(`${file}: cannot open the database: ${(error as Error).message}`);
+  }
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    checkTables(db, file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(SCHEMA_SQL);
+    return db;
+  } catch (error) {
+    db.close();
+    const message = (error as Error).message;
+    throw new Error(message.startsWith(file) ? message : `${file}: ${message}`);
+  }
+}
+
+/** The folder exists; the file, when there is one, and the folder can be read and written. */
+function checkPath(file: string): void {
+  const folder = dirname(resolve(file));
+  if (!existsSync(folder)) {
+    throw new Error(
+      `${file}: the folder ${folder} does not exist; create it or correct the path (only the default data folder is created)`,
+    );
+  }
+  if (!statSync(folder).isDirectory()) throw new Error(`${file}: ${folder} is not a folder`);
+  if (existsSync(file)) {
+    if (!statSync(file).isFile()) throw new Error(`${file}: not a file`);
+    if (!can(file, constants.R_OK)) throw new Error(`${file}: the database file cannot be read`);
+    if (!can(file, constants.W_OK)) {
+      throw new Error(
+        `${file}: the database file can be read but not written (its permissions or its file system); every write would fail`,
+      );
+    }
+  }
+  // SQLite keeps its -wal and -shm files beside the database, and creates a new file there.
+  if (!can(folder, constants.W_OK | constants.X_OK)) {
+    throw new Error(
+      `${file}: the folder ${folder} is not writable (SQLite writes its -wal and -shm files there)`,
+    );
+  }
+}
+
+function can(path: string, mode: number): boolean {
+  try {
+    accessSync(path, mode);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads the schema (a file that is not a database fails here, before any write) and refuses a
+ * database whose tables are not ours or not of our shape: it belongs to another application.
+ */
+function checkTables(db: Database.Database, file: string): void {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  const expected: Record<string, readonly string[]> = {
+    [TABLE]: RECORD_PROPERTIES.map(column),
+    meta: META_COLUMNS,
+  };
+  const foreign = tables.filter((name) => !Object.hasOwn(expected, name));
+  if (foreign.length > 0) {
+    throw new Error(
+      `${file} is not a cd-service database (it holds the tables ${foreign.join(', ')}); refusing to use or change it`,
+    );
+  }
+  for (const name of tables) {
+    const columns = (db.pragma(`table_info(${name})`) as { name: string }[]).map((c) => c.name);
+    const wanted = expected[name] ?? [];
+    if (columns.join(',') !== wanted.join(',')) {
+      throw new Error(
+        `${file} is not a cd-service database: its table ${name} has the columns ${columns.join(', ')}, not ${wanted.join(', ')}; refusing to use or change it`,
+      );
+    }
+  }
+}
+
+/** The store over an opened CD database (openCdDatabase); closing the store closes it. */
+export function sqliteStore(db: Database.Database): CdStore {
   const batcher = new WriteBatcher(db);
   const insert = db.prepare(
     `INSERT INTO ${TABLE} (${RECORD_PROPERTIES.map(column).join(', ')}) VALUES (${RECORD_PROPERTIES.map(() => '?').join(', ')})`,
@@ -59,52 +214,59 @@ export function openSqliteStore(file: string): CdStore {
   return {
     kind: 'sqlite',
 
-    async insert(record) {
-      await batcher.run(() => insertRecord(record));
-      return toCd(record);
+    insert(record) {
+      return writing(async () => {
+        await batcher.run(() => insertRecord(record));
+        return toCd(record);
+      });
     },
 
     async get(id) {
-      const row = byId.get(id) as Row | undefined;
+      const row = reading(() => byId.get(id) as Row | undefined);
       return row && toCd(row);
     },
 
-    async update(id, changes) {
+    update(id, changes) {
       const values = changed.map((name) => changes[name] ?? null);
-      const row = await batcher.run(
-        () => update.get([...values, changes.updatedAt, id]) as Row | undefined,
-      );
-      return row && toCd(row);
+      return writing(async () => {
+        const row = await batcher.run(
+          () => update.get([...values, changes.updatedAt, id]) as Row | undefined,
+        );
+        return row && toCd(row);
+      });
     },
 
-    async delete(id) {
-      const result = await batcher.run(() => remove.run(id));
-      return result.changes > 0;
+    delete(id) {
+      return writing(async () => (await batcher.run(() => remove.run(id))).changes > 0);
     },
 
     async list(query) {
       const { sql, params, countSql, countParams } = toSqlite(query);
-      const rows = statement(sql).all(params) as Row[];
-      const total = statement(countSql).pluck().get(countParams) as number;
-      return { items: rows.map(query.fields === 'title' ? toTitleOnly : toCd), total };
-    },
-
-    async count() {
-      return countAll.get() as number;
-    },
-
-    seedOnce(records) {
-      return batcher.run(() => {
-        if (seeded.get() !== undefined) return 0;
-        markSeeded.run(new Date().toISOString());
-        if ((countAll.get() as number) > 0) return 0;
-        for (const record of records) insertRecord(record);
-        return records.length;
+      return reading(() => {
+        const rows = statement(sql).all(params) as Row[];
+        const total = statement(countSql).pluck().get(countParams) as number;
+        return { items: rows.map(query.fields === 'title' ? toTitleOnly : toCd), total };
       });
     },
 
+    async count() {
+      return reading(() => countAll.get() as number);
+    },
+
+    seedOnce(records) {
+      return writing(() =>
+        batcher.run(() => {
+          if (seeded.get() !== undefined) return 0;
+          markSeeded.run(new Date().toISOString());
+          if ((countAll.get() as number) > 0) return 0;
+          for (const record of records) insertRecord(record);
+          return records.length;
+        }),
+      );
+    },
+
     async ping() {
-      ping.get();
+      reading(() => ping.get());
     },
 
     async close() {

@@ -12,7 +12,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * Group commit: the writes asked for in one event-loop turn are committed together in one
  * transaction (one fsync) on setImmediate, and each promise settles only after that commit,
  * so that a resolved write is a durable one. Each write runs in its own savepoint: one that
- * fails is rolled back alone and rejects alone.
+ * fails is rolled back alone and rejects alone. When a failure made SQLite roll back the whole
+ * transaction (a full disk, an I/O error, a lock), the batch stops there and every write of it
+ * rejects: none was committed, and none runs outside the transaction.
  */
 export class WriteBatcher {
   #queue: Pending[] = [];
@@ -25,6 +27,7 @@ export class WriteBatcher {
         try {
           return { ok: true, value: inSavepoint(write) };
         } catch (error) {
+          if (!db.inTransaction) throw error;
           return { ok: false, error };
         }
       }),

@@ -21,7 +21,7 @@ describe('the real server process (node --conditions=source --import tsx src/ser
 
   beforeEach(() => {
     folder = tempDir();
-    file = join(folder.dir, 'data', 'cds.sqlite');
+    file = join(folder.dir, 'cds.sqlite');
   });
   afterEach(async () => {
     for (const server of running.splice(0)) await stopServer(server, 'SIGKILL');

@@ -19,8 +19,8 @@ describe('SQLite store: the file', () => {
   });
   afterEach(() => folder.remove());
 
-  it('creates its folder and schema on first start, in WAL mode', async () => {
-    const file = join(folder.dir, 'nested', 'deeper', 'cds.sqlite');
+  it('creates its schema on first start, in WAL mode', async () => {
+    const file = join(folder.dir, 'cds.sqlite');
     const store = openSqliteStore(file);
     await store.close();
     const db = new Database(file, { readonly: true });

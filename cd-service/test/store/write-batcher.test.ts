@@ -61,6 +61,24 @@ describe('WriteBatcher (group commit)', () => {
     db = new Database(join(folder.dir, 'batch.sqlite'));
   });
 
+  it('rejects every write of a batch that SQLite rolled back (a full disk), and runs none outside it', async () => {
+    const batcher = new WriteBatcher(db);
+    db.exec('CREATE TABLE big (v TEXT)');
+    const insert = db.prepare('INSERT INTO big (v) VALUES (?)');
+    // The database may not grow: the first insert that needs a page fails with SQLITE_FULL,
+    // and SQLite rolls back the whole transaction, the writes before it included.
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => batcher.run(() => insert.run('x'.repeat(3000)))),
+    );
+    expect(results.map((r) => r.status)).to.deep.equal(Array(20).fill('rejected'));
+    expect(results.map((r) => (r as PromiseRejectedResult).reason.code)).to.deep.equal(
+      Array(20).fill('SQLITE_FULL'),
+    );
+    expect(db.inTransaction).to.equal(false);
+    expect(other.prepare('SELECT COUNT(*) FROM big').pluck().get()).to.equal(0);
+  });
+
   it('commits what is queued when flushed at once (on close)', () => {
     const batcher = new WriteBatcher(db);
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)');

@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { openSqliteStore } from '../../src/store/sqlite.js';
+import { makeCdInput, tempDir } from '../helpers.js';
+import {
+  json,
+  NODE_FLAGS,
+  type RunningServer,
+  serviceRoot,
+  startServer,
+  stopServer,
+} from './child.js';
+
+/** What a start that fails leaves: its exit code and its log lines. */
+interface Refusal {
+  code: number | null;
+  logs: Record<string, unknown>[];
+  /** The message of the `cd-service cannot start` line. */
+  error: string;
+}
+
+/** Runs the server with `env` until it exits (it must not start), as `user` when given. */
+async function refusedStart(
+  env: Record<string, string>,
+  user: { uid?: number; gid?: number } = {},
+): Promise<Refusal> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'src/server.ts'], {
+    ...user,
+    cwd: serviceRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_API_TOKEN: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  const logs = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const failure = logs.find((line) => line.message === 'cd-service cannot start');
+  expect(logs.some((line) => line.message === 'cd-service listening')).to.equal(false);
+  return { code, logs, error: String(failure?.error) };
+}
+
+/** Root may write any file: a read-only file is only read-only to another user. */
+const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+describe('start-up refusals of the real server process (issue 11, items 11-15)', function () {
+  this.timeout(60_000);
+  let folder: ReturnType<typeof tempDir>;
+  let file: string;
+  const running: RunningServer[] = [];
+
+  beforeEach(() => {
+    folder = tempDir();
+    file = join(folder.dir, 'cds.sqlite');
+  });
+  afterEach(async () => {
+    for (const server of running.splice(0)) await stopServer(server, 'SIGKILL');
+    folder.remove();
+  });
+
+  it('a database file that can be read but not written: exit 1 naming it (item 11)', async () => {
+    const store = openSqliteStore(file);
+    await store.close();
+    const before = readFileSync(file);
+    chmodSync(file, 0o444);
+    // The folder is writable by anyone: only the file is read-only.
+    chmodSync(folder.dir, 0o777);
+    const { code, error } = await refusedStart({ CD_DB_PATH: file }, asUser);
+    expect(code).to.equal(1);
+    expect(error).to.equal(
+      `${file}: the database file can be read but not written (its permissions or its file system); every write would fail`,
+    );
+    expect(readFileSync(file).equals(before)).to.equal(true);
+  });
+
+  it('a cds table of another shape: exit 1 before changing anything, no WAL (item 12)', async () => {
+    const db = new Database(file);
+    db.exec(
+      "CREATE TABLE cds (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO cds (name) VALUES ('x')",
+    );
+    db.close();
+    const before = readFileSync(file);
+    const { code, error } = await refusedStart({ CD_DB_PATH: file });
+    expect(code).to.equal(1);
+    expect(error).to.include(`${file} is not a cd-service database`);
+    expect(readFileSync(file).equals(before)).to.equal(true);
+    expect(readdirSync(folder.dir)).to.deep.equal(['cds.sqlite']);
+  });
+
+  it('CD_DB_PATH in a folder that does not exist: exit 1 naming it, nothing created (item 13)', async () => {
+    const missing = join(folder.dir, 'volume', 'cds.sqlite');
+    const { code, error } = await refusedStart({ CD_DB_PATH: missing });
+    expect(code).to.equal(1);
+    expect(error).to.include(`the folder ${join(folder.dir, 'volume')} does not exist`);
+    expect(existsSync(join(folder.dir, 'volume'))).to.equal(false);
+  });
+
+  it('a file that is not a database: exit 1 naming it (item 14)', async () => {
+    writeFileSync(file, 'this is not an SQLite database, '.repeat(50));
+    const { code, error } = await refusedStart({ CD_DB_PATH: file });
+    expect(code).to.equal(1);
+    expect(error).to.equal(`${file}: file is not a database`);
+  });
+
+  it('a broken CD_SEED_FILE for an empty store: exit 1 naming the seed file (item 14)', async () => {
+    const seed = join(folder.dir, 'seed.json');
+    writeFileSync(seed, '[{"title": "cut short"');
+    const { code, error } = await refusedStart({ CD_DB_PATH: file, CD_SEED_FILE: seed });
+    expect(code).to.equal(1);
+    expect(error).to.match(new RegExp(`^${seed}: cannot read the CDs: .*JSON`));
+  });
+
+  it('a broken CD_SEED_FILE does not stop a store that holds CDs: it is not read (item 14)', async () => {
+    const first = await startServer({ CD_DB_PATH: file, CD_SEED: 'false' });
+    running.push(first);
+    const created = (await json(`${first.url}/cds`, 'POST', makeCdInput())).body;
+    expect(await stopServer(first)).to.equal(0);
+
+    const seed = join(folder.dir, 'seed.json');
+    writeFileSync(seed, 'not json');
+    const second = await startServer({ CD_DB_PATH: file, CD_SEED: 'true', CD_SEED_FILE: seed });
+    running.push(second);
+    expect((await json(`${second.url}/cds`)).body).to.deep.equal([created]);
+    expect(second.logs.some((line) => line.level === 'error')).to.equal(false);
+  });
+
+  it('a CD_API_TOKEN no Authorization header can carry: exit 1 saying why, not the token (item 15)', async () => {
+    for (const token of ['   ', 'my token', 'tab\there', 'esc\u001bape']) {
+      const { code, error, logs } = await refusedStart({ CD_DB_PATH: file, CD_API_TOKEN: token });
+      expect(code, JSON.stringify(token)).to.equal(1);
+      expect(error).to.match(
+        /^CD_API_TOKEN (is only whitespace|contains whitespace|contains a control character): no Authorization header could carry it/,
+      );
+      expect(JSON.stringify(logs)).not.to.include(JSON.stringify(token).slice(1, -1));
+    }
+  });
+});

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { ServiceUnavailable } from 'service-kit';
+import { buildListQuery } from '../../src/cd/query.js';
+import { changesFor, newRecord } from '../../src/cd/records.js';
+import type { Cd } from '../../src/cd/schema.js';
+import {
+  openCdDatabase,
+  openSqliteStore,
+  READ_UNAVAILABLE,
+  StoreUnavailable,
+  sqliteStore,
+  WRITE_UNAVAILABLE,
+} from '../../src/store/sqlite.js';
+import type { CdStore } from '../../src/store/store.js';
+import { makeCdInput, tempDir } from '../helpers.js';
+
+const record = () => newRecord(makeCdInput(), randomUUID(), new Date());
+
+/** What a promise was rejected with (it must be). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** The 503 of a failing database: Retry-After, a message for the client, the SQLite cause. */
+function expectUnavailable(error: unknown, code: RegExp): void {
+  expect(error).to.be.instanceOf(StoreUnavailable).and.instanceOf(ServiceUnavailable);
+  const failure = error as StoreUnavailable;
+  expect(failure.status).to.equal(503);
+  expect(failure.headers).to.deep.equal({ 'Retry-After': '5' });
+  expect(failure.message).to.equal(WRITE_UNAVAILABLE);
+  expect(failure.code).to.match(code);
+  expect(failure.cause).to.be.instanceOf(Database.SqliteError);
+}
+
+/** Reads still answer, with what was there. */
+async function expectReadsServed(store: CdStore, kept: Cd): Promise<void> {
+  expect(await store.get(kept.id)).to.deep.equal(kept);
+  const page = await store.list(buildListQuery({}));
+  expect(page.items).to.deep.include(kept);
+  await store.ping();
+}
+
+/**
+ * A real database whose statements fail, when asked, as SQLite does on a failing disk: a
+ * statement that changes something (`writes`) or one that only reads (`reads`) throws a
+ * SqliteError of that code.
+ */
+function failingDatabase(real: Database.Database) {
+  const control: { db: Database.Database; writes?: string; reads?: string } = { db: real };
+  const fail = (code: string | undefined) => {
+    if (code) throw new Database.SqliteError(`injected ${code}`, code);
+  };
+  control.db = new Proxy(real, {
+    get(target, property) {
+      if (property !== 'prepare') {
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (sql: string) => {
+        const statement = target.prepare(sql);
+        const code = () => (statement.readonly ? control.reads : control.writes);
+        return new Proxy(statement, {
+          get(inner, name) {
+            const value = Reflect.get(inner, name, inner);
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              if (name === 'run' || name === 'get' || name === 'all' || name === 'iterate')
+                fail(code());
+              const result = value.apply(inner, args);
+              return result === inner ? new Proxy(inner, this) : result;
+            };
+          },
+        });
+      };
+    },
+  });
+  return control;
+}
+
+describe('SQLite store: a failing database answers writes with 503 (issue 11, item 8)', () => {
+  let folder: ReturnType<typeof tempDir>;
+  let file: string;
+  const closing: (() => unknown)[] = [];
+  beforeEach(() => {
+    folder = tempDir();
+    file = join(folder.dir, 'cds.sqlite');
+  });
+  afterEach(async () => {
+    for (const close of closing.splice(0).reverse()) await close();
+    folder.remove();
+  });
+
+  it('a full database (SQLITE_FULL): refuses the writes, keeps none of the batch, serves reads, recovers', async () => {
+    const db = openCdDatabase(file);
+    const store = sqliteStore(db);
+    closing.push(() => store.close());
+    const kept = await store.insert(record());
+    // The database may not grow by a page: as a full disk would.
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
+    const writes = Array.from({ length: 200 }, () => store.insert(record()));
+    const failures = await Promise.allSettled(writes);
+    expect(failures.every((f) => f.status === 'rejected')).to.equal(true);
+    expectUnavailable((failures[0] as PromiseRejectedResult).reason, /^SQLITE_FULL$/);
+    expect(await store.count()).to.equal(1);
+    await expectReadsServed(store, kept);
+
+    db.pragma('max_page_count = 1073741823');
+    const later = await store.insert(record());
+    expect(await store.get(later.id)).to.deep.equal(later);
+    expect(await store.count()).to.equal(2);
+  });
+
+  for (const code of [
+    'SQLITE_IOERR_WRITE',
+    'SQLITE_IOERR_FSYNC',
+    'SQLITE_READONLY',
+    'SQLITE_CORRUPT',
+  ]) {
+    it(`a database failing with ${code} (injected): writes 503, the rest of the batch too`, async () => {
+      const failing = failingDatabase(openCdDatabase(file));
+      const store = sqliteStore(failing.db);
+      closing.push(() => store.close());
+      const kept = await store.insert(record());
+      failing.writes = code;
+      const results = await Promise.allSettled([store.insert(record()), store.insert(record())]);
+      for (const result of results) {
+        expectUnavailable((result as PromiseRejectedResult).reason, new RegExp(`^${code}$`));
+      }
+      expectUnavailable(
+        await rejection(store.update(kept.id, changesFor({ title: 'New' }, new Date()))),
+        new RegExp(`^${code}$`),
+      );
+      expectUnavailable(await rejection(store.delete(kept.id)), new RegExp(`^${code}$`));
+      await expectReadsServed(store, kept);
+      expect(await store.count()).to.equal(1);
+      failing.writes = undefined;
+      await store.insert(record());
+      expect(await store.count()).to.equal(2);
+    });
+  }
+
+  it('a read that fails with an I/O error (injected): 503 with its own message', async () => {
+    const failing = failingDatabase(openCdDatabase(file));
+    const store = sqliteStore(failing.db);
+    closing.push(() => store.close());
+    const kept = await store.insert(record());
+    failing.reads = 'SQLITE_IOERR_READ';
+    for (const read of [
+      () => store.get(kept.id),
+      () => store.list(buildListQuery({ artist: 'x' })),
+      () => store.count(),
+      () => store.ping(),
+    ]) {
+      const error = (await rejection(read())) as StoreUnavailable;
+      expect(error).to.be.instanceOf(StoreUnavailable);
+      expect(error.message).to.equal(READ_UNAVAILABLE);
+      expect(error.code).to.equal('SQLITE_IOERR_READ');
+    }
+    failing.reads = undefined;
+    expect(await store.get(kept.id)).to.deep.equal(kept);
+  });
+
+  it('a lock held too long by another connection (SQLITE_BUSY): writes 503, reads served, recovers', async () => {
+    const store = openSqliteStore(file, { busyTimeoutMs: 1 });
+    closing.push(() => store.close());
+    const kept = await store.insert(record());
+    const other = new Database(file);
+    closing.push(() => other.close());
+    other.exec('BEGIN IMMEDIATE');
+    expectUnavailable(await rejection(store.insert(record())), /^SQLITE_BUSY/);
+    await expectReadsServed(store, kept);
+    other.exec('ROLLBACK');
+    await store.insert(record());
+    expect(await store.count()).to.equal(2);
+  });
+
+  it('a write the schema refuses is no database failure: it stays an error (a 500)', async () => {
+    const store = openSqliteStore(file);
+    closing.push(() => store.close());
+    const bad = record();
+    bad.title = '';
+    const error = await rejection(store.insert(bad));
+    expect(error).not.to.be.instanceOf(ServiceUnavailable);
+    expect(String(error)).to.match(/CHECK constraint failed/);
+  });
+});
