@@ -31,12 +31,27 @@ const toDocument = ({ id, ...rest }: CdRecord) => ({ _id: id, ...rest });
 /** The MongoDB store, through Mongoose on a connection of its own. */
 export async function openMongoStore(uri: string, options: MongoOptions = {}): Promise<CdStore> {
   const connection = await connect(uri, options);
+  const { logger } = options;
+  if (logger) {
+    const hosts = mongoHosts(uri);
+    // Commands fail (503) while it is lost; the driver finds the server again on its own.
+    connection.on('disconnected', () => logger.warn({ hosts }, 'MongoDB connection lost'));
+    connection.on('reconnected', () => logger.info({ hosts }, 'MongoDB connection back'));
+  }
   try {
     return await storeOn(connection);
   } catch (error) {
     await connection.close().catch(() => {});
-    throw error;
+    throw new Error(`MongoDB at ${mongoHosts(uri)} failed while opening the store: ${why(error)}`, {
+      cause: error,
+    });
   }
+}
+
+/** What went wrong, with the driver's own words when the error wraps them. */
+function why(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function connectionOptions(
@@ -71,21 +86,22 @@ async function connect(uri: string, options: MongoOptions): Promise<Connection> 
     const left = deadline - Date.now();
     const timeout =
       patience > 0 ? Math.min(selectionTimeout, Math.max(left, 100)) : selectionTimeout;
-    const connection = mongoose.createConnection(uri, connectionOptions(options, timeout));
+    let connection: Connection | undefined;
     try {
+      connection = mongoose.createConnection(uri, connectionOptions(options, timeout));
       await connection.asPromise();
       if (timeout === selectionTimeout) return connection;
       // Reached with a shortened wait: open it again with the configured one for the commands.
       await connection.close();
-      return await mongoose
-        .createConnection(uri, connectionOptions(options, selectionTimeout))
-        .asPromise();
+      connection = mongoose.createConnection(uri, connectionOptions(options, selectionTimeout));
+      return await connection.asPromise();
     } catch (error) {
-      await connection.close().catch(() => {});
-      const waited = patience > 0 ? ` within ${patience} ms (${attempt} attempts)` : '';
-      const reason = error instanceof Error ? error.message : String(error);
+      await connection?.close().catch(() => {});
+      const attempts = attempt === 1 ? '1 attempt' : `${attempt} attempts`;
+      const waited = patience > 0 ? ` within ${patience} ms (${attempts})` : '';
+      const reason = why(error);
       if (!isUnavailable(error)) {
-        throw new Error(`MongoDB at ${hosts} refused the connection: ${reason}`, { cause: error });
+        throw new Error(`MongoDB at ${hosts} cannot be used: ${reason}`, { cause: error });
       }
       const wait = Math.min(delay, deadline - Date.now());
       if (wait <= 0) {
@@ -177,6 +193,8 @@ async function storeOn(connection: Connection): Promise<CdStore> {
     },
 
     async close() {
+      // Our own closing is no lost connection.
+      connection.removeAllListeners('disconnected');
       await connection.close();
     },
   };

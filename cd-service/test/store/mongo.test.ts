@@ -1,10 +1,95 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { BadRequest, type ErrorDetail } from 'service-kit';
+import { changesFor, newRecord } from '../../src/cd/records.js';
+import type { CdRecord } from '../../src/cd/schema.js';
 import { openMongoStore } from '../../src/store/mongo.js';
-import { mongoFactory } from '../stores.js';
+import type { CdStore } from '../../src/store/store.js';
+import { captureLogger, makeCdInput } from '../helpers.js';
+import { freePort } from '../mongo-target.js';
+import { mongoFactory, type StoreHandle } from '../stores.js';
 import { describeStoreContract } from './contract.js';
 
+/** The failure of a promise that must fail. */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail('expected a failure'),
+    (error: unknown) => error,
+  );
+}
+
+/** Asserts a 400 naming exactly these fields. */
+function expectRefused(error: unknown, fields: string[]) {
+  expect(error).to.be.instanceOf(BadRequest);
+  const refusal = error as BadRequest;
+  expect(refusal.status).to.equal(400);
+  expect((refusal.details as ErrorDetail[]).map((detail) => detail.field)).to.have.members(fields);
+}
+
 if (mongoFactory) {
-  describeStoreContract(mongoFactory);
+  const factory = mongoFactory;
+  describeStoreContract(factory);
+
+  describe('MongoDB store: its schema and ajv agree [mongodb]', () => {
+    let handle: StoreHandle;
+    let store: CdStore;
+    beforeEach(async () => {
+      handle = await factory.open();
+      store = handle.store;
+    });
+    afterEach(async () => {
+      await handle.dispose();
+    });
+
+    const record = (overrides: Partial<CdRecord> = {}, at = new Date()): CdRecord => ({
+      ...newRecord(makeCdInput(), randomUUID(), at),
+      ...overrides,
+    });
+
+    it('keeps what ajv accepts on the clock of the write: next year of a later clock', async () => {
+      const later = new Date('2030-06-15T12:00:00.000Z');
+      const created = await store.insert(record({ releaseYear: 2031 }, later));
+      expect(await store.get(created.id)).to.deep.equal(created);
+      const updated = await store.update(created.id, changesFor({ releaseYear: 2031 }, later));
+      expect(updated?.releaseYear).to.equal(2031);
+      const early = new Date('2001-12-31T23:59:59.999Z');
+      await store.insert(record({ releaseYear: 2002 }, early));
+      expectRefused(await failure(store.insert(record({ releaseYear: 2003 }, early))), [
+        'releaseYear',
+      ]);
+    });
+
+    it('counts text in code points as ajv does: 200 characters beyond the BMP fit', async () => {
+      const long = '\u{1F3B5}'.repeat(200);
+      const created = await store.insert(record({ title: long, artist: long, genre: long }));
+      expect((await store.get(created.id))?.title).to.equal(long);
+      const updated = await store.update(created.id, changesFor({ genre: long }, new Date()));
+      expect(updated?.genre).to.equal(long);
+    });
+
+    it('answers a write its schema refuses with a 400 naming the fields, storing nothing', async () => {
+      expectRefused(
+        await failure(store.insert(record({ releaseYear: 1700, title: 'x'.repeat(201) }))),
+        ['releaseYear', 'title'],
+      );
+      expect(await store.count()).to.equal(0);
+      const created = await store.insert(record());
+      expectRefused(
+        await failure(store.update(created.id, { title: '', updatedAt: new Date().toISOString() })),
+        ['title'],
+      );
+      expectRefused(
+        await failure(
+          store.update(created.id, {
+            releaseYear: 'soon' as never,
+            updatedAt: new Date().toISOString(),
+          }),
+        ),
+        ['releaseYear'],
+      );
+      expect(await store.get(created.id)).to.deep.equal(created);
+    });
+  });
 } else {
   console.log('MongoDB contract suite SKIPPED: MONGODB_URI is not set');
   describe.skip('store contract: mongodb (SKIPPED: MONGODB_URI is not set)', () => {
@@ -15,12 +100,41 @@ if (mongoFactory) {
 describe('MongoDB store without a server', () => {
   it('fails fast, rather than hanging, when no MongoDB answers', async () => {
     // Nothing listens on port 1 of the loopback: the connection is refused at once.
-    let failure: unknown;
-    await openMongoStore('mongodb://127.0.0.1:1/cds', { serverSelectionTimeoutMS: 300 }).catch(
-      (error) => {
-        failure = error;
-      },
+    const error = await failure(
+      openMongoStore('mongodb://127.0.0.1:1/cds', { serverSelectionTimeoutMS: 300 }),
     );
-    expect(String(failure)).to.match(/ECONNREFUSED|Server selection timed out|connect/i);
+    expect(String(error)).to.match(
+      /^Error: MongoDB at 127\.0\.0\.1:1 did not answer: .*(ECONNREFUSED|Server selection timed out|connect)/i,
+    );
+  });
+
+  it('tries again with a doubling delay for connectTimeoutMs, then fails naming the host', async () => {
+    const port = await freePort();
+    const logger = captureLogger();
+    const error = await failure(
+      openMongoStore(`mongodb://user:s3cret@127.0.0.1:${port}/cds`, {
+        serverSelectionTimeoutMS: 200,
+        connectTimeoutMs: 2000,
+        logger,
+      }),
+    );
+    expect(String(error)).to.match(
+      new RegExp(
+        `^Error: MongoDB at 127\\.0\\.0\\.1:${port} did not answer within 2000 ms \\(\\d+ attempts\\)`,
+      ),
+    );
+    const retries = logger.lines.filter((line) => line.level === 'warn');
+    expect(retries.length).to.be.at.least(2);
+    expect(retries.map((line) => line.attempt)).to.deep.equal(retries.map((_, i) => i + 1));
+    expect(retries[0]).to.include({ hosts: `127.0.0.1:${port}`, retryInMs: 250 });
+    expect(retries[1]).to.include({ retryInMs: 500 });
+    expect(JSON.stringify(logger.lines) + String(error)).not.to.include('s3cret');
+  });
+
+  it('fails at once, naming the host, on what waiting cannot fix', async () => {
+    const error = await failure(
+      openMongoStore('mongodb://127.0.0.1:1/cds?notAnOption=1', { connectTimeoutMs: 60_000 }),
+    );
+    expect(String(error)).to.match(/^Error: MongoDB at 127\.0\.0\.1:1 cannot be used: /);
   });
 });
