@@ -82,6 +82,8 @@ export function createApp({
   return createServiceApp({
     service: 'cd-service',
     root,
+    // Written by `npm run build` beside the compiled app; absent when running the sources.
+    compiledViews: new URL('./views.js', import.meta.url),
     api: cdApi({ store, logger, apiToken, now }),
     jsonPaths: JSON_PATHS,
     logger,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { constants as zlib } from 'node:zlib';
 import etag from '@koa/etag';
 import Router from '@koa/router';
@@ -17,6 +18,7 @@ import { mount } from './operations.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { type ResponseCache, responseCache } from './response-cache.js';
+import { viewEngine } from './view-engine.js';
 import { kitHelpers, renderView } from './views.js';
 
 /** Smaller bodies are not worth compressing. */
@@ -59,6 +61,11 @@ export interface ServiceAppOptions {
   viewHelpers?: Record<string, unknown>;
   /** Compile each template once (off while editing them). */
   cacheViews?: boolean;
+  /**
+   * The module of compiled templates written by `compile-views` at build time (beside the
+   * compiled app: `new URL('./views.js', import.meta.url)`); without it, Pug compiles them.
+   */
+  compiledViews?: URL;
   logger?: Logger;
   /** Write one log line per request. */
   logRequests?: boolean;
@@ -94,14 +101,20 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const isJsonPath = underPaths(jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const files = assets(join(root, 'public'));
-  // koa-views (and Pug with it) is loaded on the first page: a JSON request never needs it.
+  const viewsDir = join(root, 'views');
+  const renderFile = viewEngine(
+    viewsDir,
+    options.compiledViews && fileURLToPath(options.compiledViews),
+    options.cacheViews ?? true,
+  );
+  // koa-views is loaded on the first page: a JSON request never needs it.
   let render: Promise<Middleware> | undefined;
   const loadViews = async () => {
     const { default: views } = await import('koa-views');
-    return views(join(root, 'views'), {
+    return views(viewsDir, {
       extension: 'pug',
       autoRender: false,
-      options: { cache: options.cacheViews ?? true, basedir: join(root, 'views') },
+      engineSource: { pug: renderFile },
     });
   };
   const helpers = { ...kitHelpers, ...options.viewHelpers };
@@ -168,7 +181,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
   app.use(unknownMethodIsNotAllowed);
   const router = new Router();
-  for (const part of [...(options.routers ?? []), docsPage(api.document, join(root, 'views'))]) {
+  for (const part of [...(options.routers ?? []), docsPage(api.document, renderFile)]) {
     router.use(part.routes());
   }
   mount(router, api.operations);

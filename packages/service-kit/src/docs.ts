@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { type ApiInfo, type JsonSchema, type Operation, openApiDocument } from './operations.js';
+import type { RenderFile } from './view-engine.js';
 import { renderKitView } from './views.js';
 
 /** The document and its page change only with a new release of the service. */
@@ -32,10 +33,10 @@ export function describeApi(info: ApiInfo, operations: readonly Operation[]): Ap
 }
 
 /** GET /docs: the API reference, rendered from the document in the service's layout. */
-export function docsPage(document: JsonSchema, serviceViews: string): Router {
+export function docsPage(document: JsonSchema, render: RenderFile): Router {
   return new Router().get('/docs', async (ctx) => {
     ctx.set('Cache-Control', DOCS_CACHE);
-    ctx.body = await renderKitView(ctx, 'docs', serviceViews, {
+    ctx.body = await renderKitView(ctx, 'docs', render, {
       title: 'API reference',
       api: document,
     });

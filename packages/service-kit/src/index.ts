@@ -49,4 +49,5 @@ export {
   type SeedRules,
 } from './seed.js';
 export { createHttpServer, type ServeOptions, serve } from './serve.js';
+export { compileViews, type RenderFile, viewEngine } from './view-engine.js';
 export { kitHelpers, renderView } from './views.js';

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
+import type { RenderFile } from './view-engine.js';
 
 /** The views the kit brings (the API reference); they extend the service's own `layout`. */
 export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
@@ -15,24 +16,14 @@ export function renderView(
   return ctx.render(`${view}.pug`, locals) as unknown as Promise<string>;
 }
 
-/**
- * Renders one of the kit's views, which extend the service's `layout` (found through `basedir`).
- * Pug directly: koa-views refuses a view outside the service's views folder. Pug is loaded on
- * first use, as koa-views is: a service that never renders a page never pays for it.
- */
-export async function renderKitView(
+/** Renders one of the kit's views, which extend the service's `layout` (found through `basedir`). */
+export function renderKitView(
   ctx: Context,
   view: string,
-  serviceViews: string,
+  render: RenderFile,
   locals: Record<string, unknown>,
 ): Promise<string> {
-  const { default: pug } = await import('pug');
-  return pug.renderFile(join(KIT_VIEWS, `${view}.pug`), {
-    ...ctx.state,
-    ...locals,
-    basedir: serviceViews,
-    cache: true,
-  });
+  return render(join(KIT_VIEWS, `${view}.pug`), { ...ctx.state, ...locals });
 }
 
 const HTML_ESCAPES: Record<string, string> = {
