@@ -169,10 +169,53 @@ check_container() {
   else failed=$((failed + 1)); log "FAIL $service: no restart policy"; fi
 }
 
+# What an image adds to its base, in MB: the runtime image is compiled JavaScript, production
+# dependencies and the seed only.
+declare -A SIZE_LIMIT_MB=([games-service]=15 [travel-service]=15 [cd-service]=30)
+check_image_size() {
+  local service=$1 base size added
+  base=$(podman image inspect --format '{{.Size}}' "$BASE_IMAGE")
+  size=$(podman image inspect --format '{{.Size}}' "$PROJECT/$service:$IMAGE_TAG")
+  added=$(( (size - base) / 1000000 ))
+  if [ "$added" -le "${SIZE_LIMIT_MB[$service]}" ]; then
+    passed=$((passed + 1)); log "ok   $service: the image adds $added MB to its base (at most ${SIZE_LIMIT_MB[$service]})"
+  else failed=$((failed + 1)); log "FAIL $service: the image adds $added MB to its base (at most ${SIZE_LIMIT_MB[$service]})"; fi
+}
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# A new container answers /healthz within 3 s of being started.
+check_cold_start() {
+  local service=$1 u=$2 start elapsed
+  start=$(now_ms)
+  docker-compose -p "$PROJECT" "${FILES[@]}" up -d --no-build --no-deps --force-recreate "$service" >/dev/null 2>&1
+  until curl -fsS --max-time 1 -o /dev/null "$u/healthz" 2>/dev/null; do
+    [ $(( $(now_ms) - start )) -gt 30000 ] && break
+    sleep 0.05
+  done
+  elapsed=$(( $(now_ms) - start ))
+  if [ "$elapsed" -le 3000 ]; then passed=$((passed + 1)); log "ok   $service: a new container answers /healthz $elapsed ms after it is started (at most 3000)"
+  else failed=$((failed + 1)); log "FAIL $service: a new container answers /healthz only $elapsed ms after it is started (at most 3000)"; fi
+}
+# `podman stop` sends SIGTERM (through init) and waits the grace period: the service drains and
+# exits 0 by itself, well inside it, after logging that it shut down.
+check_graceful_stop() {
+  local service=$1 id start elapsed code
+  id=$(container_of "$service")
+  start=$(now_ms)
+  podman stop "$id" >/dev/null
+  elapsed=$(( $(now_ms) - start ))
+  code=$(podman inspect --format '{{.State.ExitCode}}' "$id")
+  if [ "$code" = 0 ] && [ "$elapsed" -lt 10000 ] && podman logs "$id" 2>&1 | grep -q '"message":"shut down"'; then
+    passed=$((passed + 1)); log "ok   $service: podman stop: exit 0 after $elapsed ms, 'shut down' logged"
+  else failed=$((failed + 1)); log "FAIL $service: podman stop: exit $code after $elapsed ms; last lines: $(podman logs --tail 3 "$id" 2>&1 | tr '\n' ' ')"; fi
+}
+
 for service in "${SMOKE_SERVICES[@]}"; do
   u=${URL[$service]}
   expect "$service" "GET /healthz" 200 '"status": *"ok"' -- "$u/healthz"
+  expect "$service" "GET /metrics" 200 'http_requests_total' -- "$u/metrics"
   check_container "$service"
+  check_image_size "$service"
+  check_cold_start "$service" "$u"
   case $service in
     games-service)
       expect "$service" "GET / (page)" 200 '<html' -- "$u/"
@@ -211,6 +254,9 @@ for service in "${SMOKE_SERVICES[@]}"; do
       ;;
   esac
 done
+
+phase "graceful stops"
+for service in "${SMOKE_SERVICES[@]}"; do check_graceful_stop "$service"; done
 
 phase "done"
 echo "smoke: $passed passed, $failed failed"
