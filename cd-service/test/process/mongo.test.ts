@@ -6,6 +6,7 @@ import mongoose from 'mongoose';
 import { makeCdInput } from '../helpers.js';
 import {
   EMULATOR_DIR,
+  EMULATOR_URI_OPTIONS,
   type Emulator,
   freePort,
   MONGO_TARGET,
@@ -169,7 +170,7 @@ describe('the real server process on MongoDB', function () {
     it('[mongodb] waits for a MongoDB that starts after it (as compose may start it)', async () => {
       const port = await freePort();
       const server = start({
-        MONGODB_URI: `mongodb://127.0.0.1:${port}/cds_late`,
+        MONGODB_URI: `mongodb://127.0.0.1:${port}/cds_late?${EMULATOR_URI_OPTIONS}`,
         MONGODB_CONNECT_TIMEOUT_MS: '60000',
       });
       await server.line(isRetry);
