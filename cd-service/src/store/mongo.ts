@@ -31,13 +31,6 @@ const toDocument = ({ id, ...rest }: CdRecord) => ({ _id: id, ...rest });
 /** The MongoDB store, through Mongoose on a connection of its own. */
 export async function openMongoStore(uri: string, options: MongoOptions = {}): Promise<CdStore> {
   const connection = await connect(uri, options);
-  const { logger } = options;
-  if (logger) {
-    const hosts = mongoHosts(uri);
-    // Commands fail (503) while it is lost; the driver finds the server again on its own.
-    connection.on('disconnected', () => logger.warn({ hosts }, 'MongoDB connection lost'));
-    connection.on('reconnected', () => logger.info({ hosts }, 'MongoDB connection back'));
-  }
   try {
     return await storeOn(connection);
   } catch (error) {
@@ -193,8 +186,6 @@ async function storeOn(connection: Connection): Promise<CdStore> {
     },
 
     async close() {
-      // Our own closing is no lost connection.
-      connection.removeAllListeners('disconnected');
       await connection.close();
     },
   };

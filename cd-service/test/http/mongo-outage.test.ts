@@ -31,9 +31,11 @@ if (MONGO_TARGET === 'emulator' && EMULATOR_DIR) {
     this.timeout(60_000);
     let emulator: Emulator;
     let store: CdStore;
+    let logger: ReturnType<typeof captureLogger>;
 
     beforeEach(async () => {
       emulator = await startEmulator();
+      logger = captureLogger();
       // A short server selection keeps each failing request short.
       store = await openMongoStore(emulator.uri('cds_outage'), { serverSelectionTimeoutMS: 500 });
     });
@@ -43,7 +45,6 @@ if (MONGO_TARGET === 'emulator' && EMULATOR_DIR) {
     });
 
     it('answers 503 with Retry-After while it is down, logs the cause, recovers without a restart', async () => {
-      const logger = captureLogger();
       const app = createApp({ store, logger }).callback();
       const kept = (await request(app).post('/cds').send(makeCdInput()).expect(201)).body;
       const port = emulator.port;
@@ -59,6 +60,7 @@ if (MONGO_TARGET === 'emulator' && EMULATOR_DIR) {
 
       const errors = logger.lines.filter((line) => line.level === 'error');
       expect(errors.length).to.be.at.least(6);
+      expect(errors[0]).to.include({ message: 'store does not answer', store: 'mongodb' });
       for (const line of errors.slice(1)) {
         // The error handler's line, with the driver's failure as the cause.
         expect(line).to.include({ message: 'The database does not answer; try again later' });
