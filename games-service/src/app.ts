@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Api, createServiceApp, describeApi, type Logger, type ServiceApp } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
+import { GameSearch } from './catalogue/search.js';
 import { apiOperations, missingGenreRoute } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
 import { API_INFO, gamesHealth } from './routes/service.js';
@@ -30,8 +31,8 @@ export interface AppOptions {
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
-export function gamesApi(catalogue: Catalogue): Api {
-  return describeApi(API_INFO, [gamesHealth(catalogue.size), ...apiOperations(catalogue)]);
+export function gamesApi(catalogue: Catalogue, search = new GameSearch(catalogue.games)): Api {
+  return describeApi(API_INFO, [gamesHealth(catalogue.size), ...apiOperations(catalogue, search)]);
 }
 
 export function createApp({
@@ -41,12 +42,15 @@ export function createApp({
   cacheMaxBytes = 32 * 1024 * 1024,
   ...options
 }: AppOptions): ServiceApp {
+  const search = new GameSearch(catalogue.games);
   return createServiceApp({
     service: 'games-service',
     root,
-    api: gamesApi(catalogue),
+    // Written by `npm run build` beside the compiled app; absent when running the sources.
+    compiledViews: new URL('./views.js', import.meta.url),
+    api: gamesApi(catalogue, search),
     jsonPaths: JSON_PATHS,
-    routers: [missingGenreRoute(), pageRoutes(catalogue, random)],
+    routers: [missingGenreRoute(), pageRoutes(catalogue, search, random)],
     errorView: 'error',
     viewHelpers,
     cors: { origins: corsOrigins },

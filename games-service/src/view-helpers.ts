@@ -1,6 +1,27 @@
+import { coverAlt, coverVersion } from './catalogue/cover.js';
+import type { Game } from './catalogue/game.js';
+
+/** The URL of a search page; empty parameters and the first page are left out. */
+export function searchUrl(params: { q?: string; genre?: string; sort?: string; page?: number }) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '' && !(name === 'page' && value === 1)) {
+      query.set(name, String(value));
+    }
+  }
+  const search = query.toString();
+  return search ? `/search?${search}` : '/search';
+}
+
 /** Formatting shared by every template. */
 export const viewHelpers = {
   rating: (rating: number | null) =>
     rating === null ? 'Not yet rated' : `${rating.toFixed(1)} / 10`,
   count: (value: number) => value.toLocaleString('en-US'),
+  /** The cover's URL names its version, so that it can be cached for good. */
+  coverUrl: (game: Game) => `/games/${game.id}/cover.svg?v=${coverVersion(game)}`,
+  coverAlt,
+  searchUrl,
+  plural: (count: number, one: string, many: string) =>
+    `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`,
 };

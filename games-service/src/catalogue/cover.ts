@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Game } from './game.js';
 
 export const COVER_WIDTH = 300;
@@ -55,6 +56,22 @@ export function coverSvg(game: Game): string {
     '</g></svg>',
   ].join('');
 }
+
+const versions = new WeakMap<Game, string>();
+
+/** A short hash of the game's cover: it changes when, and only when, the cover does. */
+export function coverVersion(game: Game): string {
+  let version = versions.get(game);
+  if (version === undefined) {
+    version = createHash('sha1').update(coverSvg(game)).digest('base64url').slice(0, 12);
+    versions.set(game, version);
+  }
+  return version;
+}
+
+/** What the cover shows, in words: its alt text. */
+export const coverAlt = (game: Game) =>
+  `Cover of ${game.title} (${game.genre}, ${game.releaseYear})`;
 
 /**
  * Greedy wrap onto lines of at most LINE_LENGTH characters, words longer than a line cut;

@@ -12,6 +12,8 @@ export const SORT_KEYS = [
   '-reviewCount',
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
+/** The orders a search can be in: the sort keys, and by id (the API's order when none is asked). */
+export type OrderKey = SortKey | 'id';
 
 export interface SearchQuery {
   /** Words or word prefixes, each of which must start a word of the title or developer. */
@@ -25,7 +27,7 @@ export interface SearchQuery {
   from?: number;
   to?: number;
   /** Best first (compareByRank) when absent; ties always go by id ascending. */
-  sort?: SortKey;
+  sort?: OrderKey;
   limit?: number;
   offset?: number;
 }
@@ -68,7 +70,7 @@ const codePointRank = (unit: number) =>
 
 const genreKey = (genre: string) => genre.trim().toLowerCase();
 
-type Field = 'rating' | 'title' | 'releaseYear' | 'reviewCount';
+type Field = 'rating' | 'title' | 'releaseYear' | 'reviewCount' | 'id';
 type Compare = (a: Game, b: Game) => number;
 
 /** Ascending; unrated games last. */
@@ -77,6 +79,7 @@ const FIELD_ORDERS: Record<Field, Compare> = {
   title: (a, b) => compareCodePoints(a.title, b.title),
   releaseYear: (a, b) => a.releaseYear - b.releaseYear,
   reviewCount: (a, b) => a.reviewCount - b.reviewCount,
+  id: (a, b) => a.id - b.id,
 };
 
 function compareRatings(a: number | null, b: number | null): number {
@@ -113,7 +116,7 @@ interface Source {
 export class GameSearch {
   readonly #ranked: readonly Game[];
   readonly #all: Uint32Array;
-  readonly #orders: Record<SortKey, Order>;
+  readonly #orders: Record<OrderKey, Order>;
   readonly #words: WordIndex;
   readonly #genreIds = new Map<string, number>();
   readonly #genreOf: Uint32Array;
@@ -251,8 +254,8 @@ export class GameSearch {
 }
 
 /** Each sort key's order of all the games, ties by id. */
-function buildOrders(ranked: readonly Game[], all: Uint32Array): Record<SortKey, Order> {
-  const orders: Partial<Record<SortKey, Order>> = {};
+function buildOrders(ranked: readonly Game[], all: Uint32Array): Record<OrderKey, Order> {
+  const orders: Partial<Record<OrderKey, Order>> = {};
   const at = (positions: Uint32Array, index: number) => ranked[positions[index] as number] as Game;
   for (const [field, compare] of Object.entries(FIELD_ORDERS) as [Field, Compare][]) {
     const ascending = all.slice().sort((p, q) => {
@@ -260,6 +263,8 @@ function buildOrders(ranked: readonly Game[], all: Uint32Array): Record<SortKey,
       const b = ranked[q] as Game;
       return compare(a, b) || a.id - b.id;
     });
+    orders[field] = withIndex(ascending);
+    if (field === 'id') continue;
     // Descending without a second sort: runs of ties taken from the end, each kept in id
     // order; unrated games stay last.
     const n = ascending.length;
@@ -273,10 +278,9 @@ function buildOrders(ranked: readonly Game[], all: Uint32Array): Record<SortKey,
       filled += end - start;
       end = start;
     }
-    orders[field] = withIndex(ascending);
     orders[`-${field}`] = withIndex(descending);
   }
-  return orders as Record<SortKey, Order>;
+  return orders as Record<OrderKey, Order>;
 }
 
 /** The words of titles and developers, both ways: word -> games and game -> words. */
@@ -353,7 +357,7 @@ function dedupeSorted(values: Uint32Array): Uint32Array {
 }
 
 function checkQuery(query: SearchQuery): void {
-  if (query.sort !== undefined && !SORT_KEYS.includes(query.sort))
+  if (query.sort !== undefined && query.sort !== 'id' && !SORT_KEYS.includes(query.sort))
     throw new RangeError(`unknown sort: ${query.sort}`);
   for (const field of ['limit', 'offset'] as const) {
     const value = query[field];

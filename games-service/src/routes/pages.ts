@@ -4,8 +4,11 @@ import {
   HIDDEN_GEM_MAX_REVIEWS,
   HIDDEN_GEM_MIN_RATING,
 } from '../catalogue/catalogue.js';
+import { coverSvg, coverVersion } from '../catalogue/cover.js';
 import type { Game } from '../catalogue/game.js';
+import type { GameSearch } from '../catalogue/search.js';
 import { parseId } from './params.js';
+import { integerIn, readSearchQuery, SEARCH_PARAMS } from './search-params.js';
 
 export const HOME_GAME_COUNT = 9;
 export const TOP_RATED_PAGE_COUNT = 15;
@@ -13,9 +16,39 @@ export const TOP_RATED_PAGE_COUNT = 15;
 const CACHE = 'public, max-age=300';
 /** Pages that are random on every load. */
 const RANDOM = 'no-store';
+/** Results per search page: rows of 3, 2 or 1 cards all end full. */
+export const SEARCH_PAGE_SIZE = 24;
+/** A cover at its current versioned URL never changes; at any other URL it may, after a day. */
+const COVER_FOREVER = 'public, max-age=31536000, immutable';
+const COVER_A_DAY = 'public, max-age=86400';
+
+/** The orders the search page offers; the first (no `sort`) is best first. */
+export const SEARCH_ORDERS = [
+  { sort: '', label: 'Best rated first' },
+  { sort: 'title', label: 'Title, A to Z' },
+  { sort: '-releaseYear', label: 'Newest first' },
+  { sort: 'releaseYear', label: 'Oldest first' },
+  { sort: '-reviewCount', label: 'Most reviewed first' },
+];
+
+/** What the search page reads from its URL; other parameters are ignored. */
+const SEARCH_PAGE_PARAMS = {
+  q: SEARCH_PARAMS.q,
+  genre: SEARCH_PARAMS.genre,
+  sort: SEARCH_PARAMS.sort,
+  page: {
+    parameter: {
+      name: 'page',
+      in: 'query',
+      description: 'The page of results, from 1',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    read: integerIn(1, 1_000_000),
+  },
+} as const;
 
 /** The server-rendered pages. */
-export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
+export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () => number): Router {
   const page = async (
     ctx: Context,
     view: string,
@@ -59,6 +92,52 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
       ctx.set('Cache-Control', RANDOM);
       ctx.redirect(game ? `/games/${game.id}` : '/');
     })
+    .get('/search', (ctx) => {
+      const {
+        q,
+        genre,
+        sort,
+        page: asked,
+      } = readSearchQuery(ctx.query, SEARCH_PAGE_PARAMS, {
+        strict: false,
+      });
+      const pageNumber = (asked as number | undefined) ?? 1;
+      const result = search.search({
+        q,
+        genre,
+        sort,
+        limit: SEARCH_PAGE_SIZE,
+        offset: (pageNumber - 1) * SEARCH_PAGE_SIZE,
+      });
+      const pages = Math.max(1, Math.ceil(result.total / SEARCH_PAGE_SIZE));
+      if (pageNumber > pages) {
+        throw new NotFound(
+          `There is no page ${pageNumber} of these results: they fill ${pages === 1 ? '1 page' : `${pages} pages`}.`,
+        );
+      }
+      const shownGenre =
+        genre && catalogue.genres.find((g) => g.toLowerCase() === genre.trim().toLowerCase());
+      return page(ctx, 'search', {
+        title: searchTitle(q, shownGenre ?? genre),
+        description: 'Search the games on the shelf by title, developer and genre.',
+        q: q ?? '',
+        genre: shownGenre ?? genre ?? '',
+        sort: sort ?? '',
+        orders: SEARCH_ORDERS,
+        genres: catalogue.genres.map((name) => ({ name, count: catalogue.byGenre(name).length })),
+        total: result.total,
+        games: result.games,
+        page: pageNumber,
+        pages,
+        first: (pageNumber - 1) * SEARCH_PAGE_SIZE + 1,
+      });
+    })
+    .get('/games/:id/cover.svg', (ctx) => {
+      const game = gameOr404(ctx.params.id);
+      ctx.set('Cache-Control', ctx.query.v === coverVersion(game) ? COVER_FOREVER : COVER_A_DAY);
+      ctx.type = 'image/svg+xml';
+      ctx.body = coverSvg(game);
+    })
     .get('/games/:id', (ctx) => {
       const game = gameOr404(ctx.params.id);
       return page(ctx, 'game', {
@@ -68,4 +147,11 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
         recommendations: catalogue.recommendations(game),
       });
     });
+}
+
+/** The title of a search page: what was asked for. */
+function searchTitle(q: string | undefined, genre: string | undefined): string {
+  const games = genre ? `${genre} games` : 'Games';
+  if (q) return `${games} matching “${q}”`;
+  return genre ? games : 'All games';
 }

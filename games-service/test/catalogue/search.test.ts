@@ -5,6 +5,7 @@ import {
   compareCodePoints,
   GameSearch,
   normalize,
+  type OrderKey,
   type SearchQuery,
   type SearchResult,
   SORT_KEYS,
@@ -48,8 +49,8 @@ function reference(games: readonly Game[], query: SearchQuery): SearchResult {
   return { total: matches.length, games: matches.slice(offset, offset + limit) };
 }
 
-function referenceOrder(sort: SortKey): (a: Game, b: Game) => number {
-  const field = sort.replace('-', '') as 'rating' | 'title' | 'releaseYear' | 'reviewCount';
+function referenceOrder(sort: OrderKey): (a: Game, b: Game) => number {
+  const field = sort.replace('-', '') as 'rating' | 'title' | 'releaseYear' | 'reviewCount' | 'id';
   const sign = sort.startsWith('-') ? -1 : 1;
   return (a, b) => {
     const x = a[field];
@@ -215,7 +216,7 @@ describe('GameSearch', function () {
       makeGame({ id: 6, title: 'Zulu', rating: 9.5, releaseYear: 1999, reviewCount: 20 }),
     ];
     const index = new GameSearch(sortable);
-    const sorted = (sort?: SortKey) => ids(index.search(sort ? { sort } : {}));
+    const sorted = (sort?: OrderKey) => ids(index.search(sort ? { sort } : {}));
 
     it('puts the best first by default, as compareByRank does', () => {
       expect(sorted()).to.deep.equal([...sortable].sort(compareByRank).map((g) => g.id));
@@ -239,8 +240,13 @@ describe('GameSearch', function () {
       expect(sorted('-reviewCount')).to.deep.equal([1, 2, 6, 3, 4, 5]);
     });
 
+    it('sorts by id, the order of the API when no sort is asked', () => {
+      expect(sorted('id')).to.deep.equal([1, 2, 3, 4, 5, 6]);
+      expect(ids(index.search({ sort: 'id', q: 'beta' }))).to.deep.equal([1, 2, 5]);
+    });
+
     it('sorts filtered results the same way as all of them', () => {
-      for (const sort of SORT_KEYS) {
+      for (const sort of [...SORT_KEYS, 'id' as const]) {
         const filtered = ids(index.search({ sort, from: 2000 }));
         const wanted = sorted(sort).filter((id) => [5, 1, 2, 4].includes(id));
         expect(filtered, sort).to.deep.equal(wanted);
@@ -315,7 +321,7 @@ describe('GameSearch', function () {
       if (next() < 0.2) query.year = 1980 + Math.floor(next() * 45);
       if (next() < 0.2) query.from = 1980 + Math.floor(next() * 45);
       if (next() < 0.2) query.to = 1980 + Math.floor(next() * 45);
-      if (next() < 0.7) query.sort = pick(SORT_KEYS);
+      if (next() < 0.7) query.sort = next() < 0.1 ? 'id' : pick(SORT_KEYS);
       if (next() < 0.5) query.limit = Math.floor(next() * 30);
       if (next() < 0.5) query.offset = Math.floor(next() * 30);
       const expected = reference(generated, query);
@@ -352,7 +358,7 @@ describe('GameSearch', function () {
     });
 
     it('pages the whole catalogue in each order', () => {
-      for (const sort of [...SORT_KEYS, undefined]) {
+      for (const sort of [...SORT_KEYS, 'id' as const, undefined]) {
         const query: SearchQuery = { sort, limit: 20, offset: 50_000 };
         expect(ids(index.search(query)), String(sort)).to.deep.equal(ids(reference(big, query)));
       }

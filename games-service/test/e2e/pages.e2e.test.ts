@@ -1,45 +1,46 @@
-import type { Server } from 'node:http';
 import { expect } from 'chai';
 import {
-  type Browser,
-  type BrowserContext,
-  expectAccessible,
-  launchBrowser,
-  listen,
+  type BrowserSession,
+  checkPageAtWidths,
+  openBrowserSession,
   type Page,
 } from 'service-kit/testing';
 import { seededCatalogue as catalogue, seededApp } from '../helpers.js';
 
+/** How many cards each row of a grid holds, top to bottom. */
+const rowsOf = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((cards) => {
+    const rows = new Map<number, number>();
+    for (const card of cards) {
+      const top = Math.round(card.getBoundingClientRect().top);
+      rows.set(top, (rows.get(top) ?? 0) + 1);
+    }
+    return [...rows.values()];
+  });
+
 describe('pages in Chromium', function () {
-  this.timeout(60_000);
-  let browser: Browser;
-  let context: BrowserContext;
+  this.timeout(120_000);
+  let session: BrowserSession;
   let page: Page;
-  let server: Server;
-  let url: string;
+  const unrated = catalogue.games.find((game) => game.rating === null);
 
   before(async () => {
-    ({ server, url } = await listen(seededApp()));
-    browser = await launchBrowser();
+    session = await openBrowserSession(seededApp());
   });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  after(() => session?.close());
   beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
+    page = await session.newPage();
   });
-  afterEach(() => context.close());
 
   it('follows every navigation link', async () => {
     const targets = [
       ['Top rated', /\/top-rated$/, 'Top rated'],
       ['Hidden gems', /\/hidden-gems$/, 'Hidden gems'],
+      ['All games', /\/search$/, 'All games'],
       ['Random game', /\/games\/\d+$/, null],
       ['Home', /\/$/, 'Discover something to play'],
     ] as const;
-    await page.goto(url);
+    await page.goto(session.url);
     for (const [name, path, heading] of targets) {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
       await page.waitForURL(path);
@@ -49,54 +50,102 @@ describe('pages in Chromium', function () {
     }
   });
 
-  it('opens a game from the home page', async () => {
-    await page.goto(url);
-    const cards = page.locator('.game-card h2 a');
+  it('opens a game from a card of the home page, and shows its recommendations as cards', async () => {
+    await page.goto(session.url);
+    const cards = page.locator('.game-card');
     expect(await cards.count()).to.equal(9);
-    const title = await cards.first().textContent();
-    await cards.first().click();
+    const title = await cards.first().locator('h2').textContent();
+    // The whole card is the link, its cover included.
+    await cards.first().locator('img').click({ force: true });
     await page.waitForURL(/\/games\/\d+$/);
     expect(await page.locator('h1').textContent()).to.equal(title);
-    expect(await page.locator('.recommendation-list li').count()).to.equal(3);
+    expect(await page.locator('.recommendations .game-card').count()).to.equal(3);
   });
 
-  it('follows /random to a game page', async () => {
-    await page.goto(`${url}/random`);
-    expect(page.url()).to.match(/\/games\/\d+$/);
-    expect(await page.locator('.game__facts').isVisible()).to.equal(true);
+  it('searches from the header without JavaScript, then pages and browses by genre', async () => {
+    page = await session.newPage({ javaScriptEnabled: false });
+    await page.goto(`${session.url}/top-rated`);
+    await page.getByRole('searchbox', { name: 'Search games' }).fill('the');
+    await page
+      .getByRole('search', { name: 'Site' })
+      .getByRole('button', { name: 'Search' })
+      .click();
+    await page.waitForURL(/\/search\?q=the$/);
+    expect(await page.locator('h1').textContent()).to.equal('Games matching “the”');
+    const firstPage = await page.locator('.game-card h2').allTextContents();
+    const matching = catalogue.games
+      .filter((g) => /(^|\W)the/i.test(`${g.title} ${g.developer}`))
+      .map((g) => g.title);
+    expect(firstPage.length).to.be.above(0);
+    expect(matching).to.include.members(firstPage);
+
+    await page.getByRole('combobox', { name: 'Genre' }).selectOption('RPG');
+    await page.getByRole('search', { name: 'Catalogue' }).getByRole('button').click();
+    await page.waitForURL(/\/search\?q=the&genre=RPG&sort=$/);
+    for (const meta of await page.locator('.game-card__meta').allTextContents()) {
+      expect(meta).to.include('RPG');
+    }
+
+    await page.goto(`${session.url}/search`);
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/\/search\?page=2$/);
+    expect(await page.locator('.pagination__status').textContent()).to.match(/^Page 2 of \d+$/);
+
+    await page.getByRole('link', { name: /^Horror \(\d+\)$/ }).click();
+    await page.waitForURL(/\/search\?genre=Horror$/);
+    expect(await page.locator('h1').textContent()).to.equal('Horror games');
   });
 
-  it('loads the stylesheet without breaking the content security policy', async () => {
-    const violations: string[] = [];
+  it('says so when a search finds nothing', async () => {
+    await page.goto(`${session.url}/search?q=xyzzy`);
+    expect(await page.getByRole('heading', { name: 'No game matches' }).isVisible()).to.equal(true);
+    expect(await page.locator('.game-card').count()).to.equal(0);
+  });
+
+  it('loads the stylesheet and every cover without breaking the content security policy', async () => {
+    const problems: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error') violations.push(message.text());
+      if (message.type() === 'error') problems.push(message.text());
     });
-    await page.goto(url);
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+    await page.goto(`${session.url}/hidden-gems`);
     const background = await page
       .locator('.site-header')
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(background).to.not.equal('rgba(0, 0, 0, 0)');
-    expect(violations).to.deep.equal([]);
+    const covers = page.locator('img.game-card__cover');
+    expect(await covers.count()).to.equal(catalogue.hiddenGems().length);
+    for (const cover of await covers.all()) {
+      await cover.scrollIntoViewIfNeeded();
+      await cover.evaluate((img: HTMLImageElement) => img.decode());
+      expect(await cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).to.equal(300);
+    }
+    expect(problems).to.deep.equal([]);
   });
 
-  for (const path of [
-    '/',
-    '/top-rated',
-    '/hidden-gems',
-    '/games/1',
-    '/games/999999',
-    '/nope',
-    '/docs',
-  ]) {
-    it(`${path} has no accessibility violations`, async () => {
-      await page.goto(url + path);
-      await expectAccessible(page);
-    });
-  }
+  it('lays out grids with no lone card on the last row at 1280 px', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(session.url);
+    expect(await rowsOf(page, '.game-grid > li')).to.deep.equal([3, 3, 3]);
+    await page.goto(`${session.url}/games/1`);
+    expect(await rowsOf(page, '.game-grid > li')).to.deep.equal([3]);
+    // 3n + 1 cards (16 Horror games would leave one alone): the last four make two rows.
+    for (const path of [
+      '/hidden-gems',
+      '/search?genre=Horror',
+      '/search?genre=RPG',
+      '/search?page=7',
+    ]) {
+      await page.goto(session.url + path);
+      const rows = await rowsOf(page, '.game-grid > li');
+      expect(rows.length, path).to.be.above(0);
+      if (rows.reduce((a, b) => a + b) > 1) expect(rows.at(-1), `${path}: ${rows}`).to.be.above(1);
+    }
+  });
 
   it('renders the API reference from /openapi.json', async () => {
-    const document = await (await fetch(`${url}/openapi.json`)).json();
-    await page.goto(`${url}/docs`);
+    const document = await (await fetch(`${session.url}/openapi.json`)).json();
+    await page.goto(`${session.url}/docs`);
     const headings = await page.locator('.operation h2').allTextContents();
     for (const [path, methods] of Object.entries(document.paths as Record<string, object>)) {
       for (const method of Object.keys(methods)) {
@@ -105,16 +154,37 @@ describe('pages in Chromium', function () {
     }
     await page.locator('.schema summary').first().click();
     expect(await page.locator('.schema pre').first().isVisible()).to.equal(true);
+    // Inline code is code, and a reference to a schema leads to it.
+    expect(await page.locator('#listGames code', { hasText: 'X-Total-Count' }).count()).to.be.above(
+      0,
+    );
+    expect(
+      await page.locator('.operation p, .params td').filter({ hasText: '`' }).count(),
+    ).to.equal(0);
+    await page.locator('#getGame').getByRole('link', { name: 'Error' }).first().click();
+    await page.waitForURL(/#schema-Error$/);
+    expect(await page.locator('#schema-Error pre').isVisible()).to.equal(true);
   });
 
-  it('is readable on a phone: nothing overflows sideways', async () => {
-    await page.setViewportSize({ width: 360, height: 740 });
-    for (const path of ['/', '/top-rated', '/games/1']) {
-      await page.goto(url + path);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      expect(overflow, path).to.be.at.most(0);
-    }
-  });
+  const pages = [
+    '/',
+    '/top-rated',
+    '/hidden-gems',
+    '/games/1',
+    `/games/${unrated?.id}`,
+    '/search',
+    '/search?q=zelda',
+    '/search?genre=RPG&sort=title',
+    '/search?page=2',
+    '/search?q=xyzzy',
+    '/search?page=0',
+    '/games/999999',
+    '/nope',
+    '/docs',
+  ];
+  for (const path of pages) {
+    it(`${path} fits 390 and 1280 px and has no accessibility violations`, async () => {
+      await checkPageAtWidths(page, session.url + path);
+    });
+  }
 });

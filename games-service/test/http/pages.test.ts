@@ -13,6 +13,12 @@ function expectCleanPage(html: string) {
   for (const href of ['/', '/top-rated', '/random', '/hidden-gems'])
     expect(html).to.include(`href="${href}"`);
   expect(html).to.include('<header').and.include('<main').and.include('<footer');
+  expect(html, 'the search box').to.match(
+    /<form[^>]*role="search"[^>]*method="get" action="\/search"/,
+  );
+  expect(html, 'the footer names the API reference').to.include(
+    '<a href="/docs">API reference</a>',
+  );
 }
 
 describe('pages', () => {
@@ -60,6 +66,13 @@ describe('pages', () => {
     expect(res.text).to.include(`${game.rating!.toFixed(1)} / 10`);
     const recommended = gameLinks(res.text.slice(res.text.indexOf('recommendations-title')));
     expect(recommended).to.deep.equal(catalogue.recommendations(game).map((g) => g.id));
+    const cards = res.text
+      .slice(res.text.indexOf('recommendations-title'))
+      .match(/<article class="game-card">/g);
+    expect(cards, 'recommendations as cards').to.have.length(3);
+    expect(res.text).to.include(
+      `alt="Cover of ${escapeHtml(game.title)} (${game.genre}, ${game.releaseYear})"`,
+    );
   });
 
   it('/games/:id says an unreleased game is not yet rated', async () => {

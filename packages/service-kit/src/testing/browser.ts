@@ -27,5 +27,8 @@ export async function expectAccessible(page: Page): Promise<void> {
   const summary = violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
-  expect(summary, page.url()).to.deep.equal([]);
+  if (summary.length > 0) {
+    const where = `${page.url()} at ${page.viewportSize()?.width}px`;
+    expect.fail(`${where}: ${summary.length} accessibility violations\n  ${summary.join('\n  ')}`);
+  }
 }

@@ -1,4 +1,12 @@
-export type { Browser, BrowserContext, Page } from 'playwright-core';
+export type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 export { expectAccessible, launchBrowser } from './browser.js';
 export { Conformance } from './conformance.js';
 export { captureLogger, expectErrorBody, type LogLine, listen } from './http.js';
+export {
+  checkPageAtWidths,
+  expectNoOverflow,
+  overflowProblems,
+  type PageCheckOptions,
+  VIEWPORT_WIDTHS,
+} from './layout.js';
+export { type BrowserSession, openBrowserSession } from './session.js';

@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { expectAccessible } from './browser.js';
+
+/** The widths every page is checked at: a phone and a laptop. */
+export const VIEWPORT_WIDTHS = [390, 1280] as const;
+
+/**
+ * What sticks out sideways on the page as it is laid out now: the document wider than the
+ * window, and any element or run of text beyond the content box (inside the padding) of the
+ * block that contains it. Content of a box that clips or scrolls (`overflow` other than
+ * `visible`) and out-of-flow boxes (absolute, fixed: a skip link, a visually hidden label) are
+ * left out, as is anything not rendered. Half a pixel is allowed for rounding.
+ */
+export function overflowProblems(page: Page): Promise<string[]> {
+  // A string, not a function: tsx (esbuild's keepNames) would wrap a function's inner
+  // functions in a helper that does not exist in the page.
+  return page.evaluate(OVERFLOW_SCRIPT) as Promise<string[]>;
+}
+
+const OVERFLOW_SCRIPT = `(() => {
+  const TOLERANCE = 0.5;
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth) {
+    problems.push('the page is ' + root.scrollWidth + 'px wide in a ' + window.innerWidth + 'px window');
+  }
+  const snippet = (text) => text.trim().replace(/\\s+/g, ' ').slice(0, 40);
+  const label = (el) => {
+    const id = el.id ? '#' + el.id : '';
+    const classes = [...el.classList].map((c) => '.' + c).join('');
+    const text = snippet(el.textContent || '');
+    return el.tagName.toLowerCase() + id + classes + (text ? ' "' + text + '"' : '');
+  };
+  const isInline = (el) => /^(inline|contents)$/.test(getComputedStyle(el).display);
+  const skipped = new WeakSet();
+  const isSkipped = (el) => {
+    for (let node = el; node; node = node.parentElement) if (skipped.has(node)) return true;
+    return false;
+  };
+  // The block that lays an element out: its nearest ancestor that is not inline.
+  const containerOf = (el) => {
+    let node = el.parentElement;
+    while (node && isInline(node)) node = node.parentElement;
+    return node;
+  };
+  const contentBox = (el) => {
+    const rect = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const px = (value) => Number.parseFloat(value) || 0;
+    return {
+      left: rect.left + px(style.borderLeftWidth) + px(style.paddingLeft),
+      right: rect.right - px(style.borderRightWidth) - px(style.paddingRight),
+    };
+  };
+  const check = (what, rect, container) => {
+    if (!container || container === root || (rect.width === 0 && rect.height === 0)) return;
+    const box = contentBox(container);
+    const right = rect.right - box.right;
+    const left = box.left - rect.left;
+    if (right > TOLERANCE || left > TOLERANCE) {
+      const side = right > left ? right.toFixed(1) + 'px on the right' : left.toFixed(1) + 'px on the left';
+      problems.push(what + ' sticks out of ' + label(container) + ' by ' + side);
+    }
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    if (style.position === 'absolute' || style.position === 'fixed' || style.display === 'none') {
+      skipped.add(el);
+      continue;
+    }
+    const parent = el.parentElement;
+    if (parent && getComputedStyle(parent).overflowX !== 'visible') skipped.add(el);
+    if (isSkipped(el)) continue;
+    check(label(el), el.getBoundingClientRect(), containerOf(el));
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || isSkipped(parent) || snippet(node.textContent || '') === '') continue;
+    if (getComputedStyle(parent).overflowX !== 'visible') continue;
+    range.selectNodeContents(node);
+    const container = isInline(parent) ? containerOf(parent) : parent;
+    check('the text "' + snippet(node.textContent || '') + '"', range.getBoundingClientRect(), container);
+  }
+  return problems;
+})()`;
+
+/** Fails, listing what sticks out, when anything overflows sideways (see overflowProblems). */
+export async function expectNoOverflow(page: Page): Promise<void> {
+  const problems = await overflowProblems(page);
+  if (problems.length > 0) {
+    const where = `${page.url()} at ${page.viewportSize()?.width}px`;
+    expect.fail(`${where}: ${problems.length} overflowing\n  ${problems.join('\n  ')}`);
+  }
+}
+
+export interface PageCheckOptions {
+  widths?: readonly number[];
+  /** Where to save a full-page screenshot at each width (default: `SCREENSHOT_DIR`, else none). */
+  screenshotDir?: string | undefined;
+}
+
+/**
+ * Loads the URL at each width (390 and 1280 px by default) and checks that nothing overflows
+ * sideways and that axe finds no violation; with a screenshot folder, saves what it saw.
+ */
+export async function checkPageAtWidths(
+  page: Page,
+  url: string,
+  { widths = VIEWPORT_WIDTHS, screenshotDir = process.env.SCREENSHOT_DIR }: PageCheckOptions = {},
+): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(url);
+    if (screenshotDir) {
+      mkdirSync(screenshotDir, { recursive: true });
+      const { pathname, search } = new URL(page.url());
+      const name = `${pathname}${search}`.replace(/[^\w-]+/g, '_').replace(/^_|_$/g, '') || 'home';
+      await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+    }
+    await expectNoOverflow(page);
+    await expectAccessible(page);
+  }
+}

@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import {
+  type Browser,
+  expectNoOverflow,
+  launchBrowser,
+  overflowProblems,
+} from '../src/testing/index.js';
+
+describe('overflow checks in Chromium', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(() => browser?.close());
+
+  const problemsOf = async (html: string, width = 390) => {
+    const context = await browser.newContext({ viewport: { width, height: 600 } });
+    try {
+      const page = await context.newPage();
+      await page.setContent(`<!doctype html><html><body style="margin:0">${html}</body></html>`);
+      return await overflowProblems(page);
+    } finally {
+      await context.close();
+    }
+  };
+
+  it('finds nothing on a page that fits', async () => {
+    const problems = await problemsOf(
+      '<div style="padding:16px"><p>Some text that wraps as it should.</p>' +
+        '<a style="position:absolute;left:-999px" href="#">skip</a>' +
+        '<pre style="overflow-x:auto;width:100px">a very long line that scrolls inside its box</pre></div>',
+    );
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('finds a page wider than the window', async () => {
+    const problems = await problemsOf('<div style="width:500px">wide</div>');
+    expect(problems[0]).to.equal('the page is 500px wide in a 390px window');
+  });
+
+  it("finds an element in its container's padding", async () => {
+    const problems = await problemsOf(
+      '<div class="card" style="width:200px;padding:0 20px;box-sizing:border-box">' +
+        '<span style="display:inline-block;width:180px" class="rating">9.6 / 10</span></div>',
+    );
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(
+      /^span\.rating "9\.6 \/ 10" sticks out of div\.card "9\.6 \/ 10" by 20\.0px on the right$/,
+    );
+  });
+
+  it('finds text that does not wrap', async () => {
+    const problems = await problemsOf(
+      '<p style="width:100px">Averyveryveryveryverylongwordthatcannotwrap</p>',
+    );
+    expect(problems.join('\n')).to.match(/the text "Averyvery.*" sticks out of p/);
+  });
+
+  it('fails with the list of problems', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 600 } });
+    const page = await context.newPage();
+    await page.setContent('<p style="width:50px;white-space:nowrap">does not wrap at all</p>');
+    let failure: unknown;
+    await expectNoOverflow(page).catch((error: unknown) => {
+      failure = error;
+    });
+    await context.close();
+    expect((failure as Error).message).to.match(
+      /^about:blank at 390px: 1 overflowing\n {2}the text "does not wrap at all" sticks out of p /,
+    );
+  });
+});

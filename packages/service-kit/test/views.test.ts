@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { escapeHtml, inlineCode, kitHelpers, schemaJson, schemaRef } from '../src/views.js';
+
+describe('the API reference helpers', () => {
+  it('turns backtick spans into code and escapes everything else', () => {
+    expect(inlineCode('Send `If-None-Match: "x"` <b>now</b> & `a<b>`')).to.equal(
+      'Send <code>If-None-Match: &quot;x&quot;</code> &lt;b&gt;now&lt;/b&gt; &amp; <code>a&lt;b&gt;</code>',
+    );
+    expect(inlineCode('one ` unpaired, `` is empty')).to.equal(
+      'one ` unpaired, `` is empty'.replace('` unpaired, `', '<code> unpaired, </code>'),
+    );
+    expect(inlineCode('5` of rope')).to.equal('5` of rope');
+    expect(inlineCode('')).to.equal('');
+  });
+
+  it('escapes the five HTML specials', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).to.equal(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+
+  it('names the component a $ref points to', () => {
+    expect(schemaRef({ $ref: '#/components/schemas/Error' })).to.equal('Error');
+    expect(schemaRef({ $ref: 'https://example.com/x.json' })).to.equal(undefined);
+    expect(schemaRef({ type: 'object' })).to.equal(undefined);
+    expect(schemaRef(undefined)).to.equal(undefined);
+    expect(kitHelpers.schemaType({ $ref: '#/components/schemas/Game' })).to.equal('Game');
+  });
+
+  it('shows a schema as escaped JSON whose component references are links', () => {
+    const html = schemaJson({
+      type: 'array',
+      description: '<script>',
+      items: { $ref: '#/components/schemas/Error' },
+    });
+    expect(html).to.include('&lt;script&gt;');
+    expect(html).to.not.include('<script>');
+    expect(html).to.include(
+      '&quot;$ref&quot;: <a href="#schema-Error">&quot;#/components/schemas/Error&quot;</a>',
+    );
+  });
+
+  it('describes a parameter type in a few words', () => {
+    expect(kitHelpers.schemaType({ type: 'integer', minimum: 1, maximum: 1000 })).to.equal(
+      'integer, 1 to 1000',
+    );
+    expect(kitHelpers.schemaType({ enum: ['a', '-a'] })).to.equal('one of a, -a');
+    expect(kitHelpers.schemaType({ type: ['number', 'null'] })).to.equal('number or null');
+  });
+});
