@@ -7,9 +7,11 @@ import {
   NotFound,
   type Operation,
   type Parameter,
+  pagingHeaders,
   requireToken,
+  setPageHeaders,
 } from 'service-kit';
-import { buildListQuery, checkListParams, LIST_PARAMS, type ListParams } from '../cd/query.js';
+import { buildListQuery, checkListParams, LIST_PARAMS, MAX_LIMIT } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
 import { maxYear } from '../cd/schema.js';
 import {
@@ -106,17 +108,7 @@ export function cdOperations({
         200: {
           description: 'One page of the matching CDs',
           schema: { type: 'array', items: { oneOf: [cdRecordSchema, titleOnlySchema] } },
-          headers: {
-            'X-Total-Count': {
-              description: 'How many CDs match, on every page',
-              schema: { type: 'integer', minimum: 0 },
-            },
-            Link: {
-              description: 'The `next` and `prev` pages, when there are some (RFC 8288)',
-              schema: { type: 'string' },
-            },
-            ...etagHeader,
-          },
+          headers: { ...pagingHeaders('CDs'), ...etagHeader },
         },
       },
       errors: [400, 503],
@@ -124,16 +116,12 @@ export function cdOperations({
         const params = valid(checkListParams(ctx.query), 'query');
         const query = buildListQuery(params);
         const page = await store.list(query);
-        ctx.set('X-Total-Count', String(page.total));
-        const links = pageLinks(
-          ctx,
-          params,
-          query.offset,
-          query.limit,
-          page.items.length,
-          page.total,
-        );
-        if (links) ctx.set('Link', links);
+        setPageHeaders(ctx, {
+          params: { ...params, offset: query.offset, limit: query.limit },
+          shown: page.items.length,
+          total: page.total,
+          maxLimit: MAX_LIMIT,
+        });
         sendRead(ctx, page.items);
       },
     },
@@ -211,29 +199,4 @@ export function cdOperations({
       },
     },
   ];
-}
-
-/** `Link` to the next and previous pages, keeping the other query parameters. */
-function pageLinks(
-  ctx: Context,
-  params: ListParams,
-  offset: number,
-  limit: number,
-  count: number,
-  total: number,
-): string | undefined {
-  const link = (pageOffset: number, rel: string) => {
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(params)) {
-      if (name !== 'offset' && name !== 'limit' && value !== undefined)
-        search.set(name, String(value));
-    }
-    search.set('offset', String(pageOffset));
-    search.set('limit', String(limit));
-    return `<${ctx.path}?${search}>; rel="${rel}"`;
-  };
-  const links: string[] = [];
-  if (offset + count < total) links.push(link(offset + count, 'next'));
-  if (offset > 0) links.push(link(Math.max(0, offset - limit), 'prev'));
-  return links.length > 0 ? links.join(', ') : undefined;
 }

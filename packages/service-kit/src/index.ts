@@ -38,6 +38,7 @@ export {
   type Parameter,
   type SuccessResponse,
 } from './operations.js';
+export { type PageOf, pagingHeaders, setPageHeaders } from './paging.js';
 export { ENCODINGS, type Encoding, type ResponseCache, responseCache } from './response-cache.js';
 export { runService, type Started } from './run.js';
 export {

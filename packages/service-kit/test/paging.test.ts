@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import type { Context } from 'koa';
+import { setPageHeaders } from '../src/paging.js';
+
+/** The headers setPageHeaders sets on a request for `path`. */
+function headersFor(path: string, page: Parameters<typeof setPageHeaders>[1]) {
+  const headers: Record<string, string> = {};
+  const ctx = { path, set: (name: string, value: string) => (headers[name] = value) };
+  setPageHeaders(ctx as unknown as Context, page);
+  return headers;
+}
+
+describe('paging headers', () => {
+  it('link the next and previous pages, keeping the other parameters', () => {
+    const headers = headersFor('/items', {
+      params: { artist: 'A B', offset: 2, limit: 2 },
+      shown: 2,
+      total: 7,
+      maxLimit: 1000,
+    });
+    expect(headers).to.deep.equal({
+      'X-Total-Count': '7',
+      Link: '</items?artist=A+B&offset=4&limit=2>; rel="next", </items?artist=A+B&offset=0&limit=2>; rel="prev"',
+    });
+  });
+
+  it('never give prev a negative offset, nor one past the last item', () => {
+    const small = headersFor('/items', {
+      params: { offset: 1, limit: 5 },
+      shown: 5,
+      total: 9,
+      maxLimit: 1000,
+    });
+    expect(small.Link).to.equal(
+      '</items?offset=6&limit=5>; rel="next", </items?offset=0&limit=5>; rel="prev"',
+    );
+    const past = headersFor('/items', {
+      params: { offset: 50, limit: 5 },
+      shown: 0,
+      total: 12,
+      maxLimit: 1000,
+    });
+    expect(past.Link).to.equal('</items?offset=7&limit=5>; rel="prev"');
+  });
+
+  it('has no next page without a limit, and no Link on a single page', () => {
+    const all = headersFor('/items', { params: { offset: 3 }, shown: 4, total: 7, maxLimit: 1000 });
+    expect(all.Link).to.equal('</items?offset=0&limit=3>; rel="prev"');
+    const one = headersFor('/items', { params: {}, shown: 7, total: 7, maxLimit: 1000 });
+    expect(one).to.deep.equal({ 'X-Total-Count': '7' });
+  });
+});
