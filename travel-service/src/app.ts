@@ -50,6 +50,8 @@ export function createApp({
     ...options,
     service: 'travel-service',
     root,
+    // Written by `npm run build` beside the compiled app; absent when running the sources.
+    compiledViews: new URL('./views.js', import.meta.url),
     api: travelApi(itineraries),
     jsonPaths: JSON_PATHS,
     routers: [pages],

@@ -6,6 +6,20 @@ import { pagePath } from '../view-helpers.js';
 import { NO_STORE, STABLE } from './cache-control.js';
 import { checkDestinationName, destinationParam } from './params.js';
 
+/** What the home page says when the picker is sent without a choice. */
+export const NO_DESTINATION = 'Choose a destination in the list first, then press Show itinerary.';
+
+/** The home page: every destination for the picker, and an itinerary featured at random. */
+function homeLocals(itineraries: Itineraries, random: Random) {
+  const featured = itineraries.pick(random);
+  return {
+    title: 'Plan a trip',
+    destinations: itineraries.all,
+    featured,
+    shares: budgetShares(featured.itinerary),
+  };
+}
+
 /** The server-rendered pages. */
 export function pageRoutes(itineraries: Itineraries, random: Random): Router {
   const found = (name: string): Planned => {
@@ -18,21 +32,24 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
     new Router()
       // A featured itinerary picked on every load: rendered each time, never stored.
       .get('/', async (ctx) => {
-        const featured = itineraries.pick(random);
         ctx.set('Cache-Control', NO_STORE);
-        ctx.body = await renderView(ctx, 'home', {
-          title: 'Plan a trip',
-          destinations: itineraries.all,
-          featured,
-          shares: budgetShares(featured.itinerary),
-        });
+        ctx.body = await renderView(ctx, 'home', homeLocals(itineraries, random));
       })
-      // The destination form of the home page, for browsers without JavaScript.
-      .get('/itineraries', (ctx) => {
+      // The destination form of the home page, for browsers without JavaScript. Sent without a
+      // choice, it shows the home page again with a message beside the picker.
+      .get('/itineraries', async (ctx) => {
         const asked = ctx.query.destination;
         if (Array.isArray(asked)) throw new BadRequest('Choose one destination.');
+        if (asked === undefined || asked.trim() === '') {
+          ctx.status = 400;
+          ctx.set('Cache-Control', NO_STORE);
+          ctx.body = await renderView(ctx, 'home', {
+            ...homeLocals(itineraries, random),
+            problem: NO_DESTINATION,
+          });
+          return;
+        }
         ctx.set('Cache-Control', STABLE);
-        if (asked === undefined || asked === '') return ctx.redirect('/');
         ctx.redirect(pagePath(found(checkDestinationName(asked)).slug));
       })
       .get('/itineraries/:destination', async (ctx) => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { type Planned, planItineraries } from '../../src/itineraries/itineraries.js';
 import { seededRandom } from '../../src/itineraries/random.js';
+import { NO_DESTINATION } from '../../src/routes/pages.js';
 import { makeDestination, makeTemplate } from '../fixtures.js';
 import { seededItineraries as itineraries, request, seededApp, seededEntry } from '../helpers.js';
 
@@ -19,6 +20,9 @@ function expectCleanPage(html: string) {
   expect(html).to.not.match(/undefined|NaN|null|\[object |\bat .*\.ts:\d+/);
   expect(html).to.include('<header').and.include('<main').and.include('<footer');
   expect(html).to.include('href="/"').and.include('href="/api/itineraries"');
+  expect(html, 'the footer names the API reference').to.include(
+    '<a href="/docs">API reference</a>',
+  );
   expect(html, 'no inline style or script').to.not.match(
     /style=|<style|<script>|<script(?![^>]*\bsrc=)/,
   );
@@ -89,11 +93,22 @@ describe('pages', () => {
       }
     });
 
-    it('sends a form submitted without a choice back to the home page', async () => {
-      for (const query of ['', '?destination=', '?other=1']) {
-        const res = await request(app).get(`/itineraries${query}`).expect(302);
-        expect(res.headers.location).to.equal('/');
+    it('shows the home page again, with a message at the picker, when sent without a choice', async () => {
+      for (const query of ['', '?destination=', '?destination=+', '?other=1']) {
+        const res = await request(app)
+          .get(`/itineraries${query}`)
+          .expect(400)
+          .expect('Content-Type', /html/);
+        expectCleanPage(res.text);
+        expect(res.text, query).to.include('<h1>Where to next?</h1>');
+        expect(res.text).to.include(`role="alert">`).and.include(escapeHtml(NO_DESTINATION));
+        expect(res.text).to.match(
+          /<select id="destination"[^>]* aria-invalid="true" aria-describedby="destination-problem" autofocus>/,
+        );
+        expect(res.headers['cache-control']).to.equal('no-store');
       }
+      const home = await request(app).get('/').expect(200);
+      expect(home.text).to.not.include('role="alert"').and.not.include('aria-invalid');
     });
 
     it('answers an unknown destination with the 404 page and a bad one with the 400 page', async () => {

@@ -1,6 +1,7 @@
 export type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 export { expectAccessible, launchBrowser } from './browser.js';
 export { Conformance } from './conformance.js';
+export { expectApiReference } from './docs.js';
 export { captureLogger, expectErrorBody, type LogLine, listen } from './http.js';
 export {
   checkPageAtWidths,
