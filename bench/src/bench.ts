@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 import { startBareServer } from './baseline.js';
 import { type LoadResult, load, type Request, send, sequentialP50 } from './load.js';
 import { type RunningProcess, repoRoot, type ServiceName, startService } from './process.js';
-import { seeded, writeSyntheticCds, writeSyntheticGames } from './synthetic.js';
+import {
+  GAMES_PER_RARE_WORD,
+  rareWord,
+  seeded,
+  writeSyntheticCds,
+  writeSyntheticGames,
+} from './synthetic.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -231,6 +237,20 @@ async function gamesAtScale(): Promise<ScaleRow[]> {
         await measure(ids().map((id) => `/api/games/${id}/recommendations`)),
       );
       add('p50 game by id', await measure(ids().map((id) => `/api/games/${id}`)));
+      // A selective search: a rare title word (50 matches at both sizes), 20 of them. /api/games
+      // refuses unknown parameters, so each URL is made new by a year range that keeps every
+      // game (the synthetic years are 1980 to 2025): from 1950..1980 x to 2025..2100.
+      const searches = (count: number, first: number) =>
+        Array.from({ length: count }, (_, i) => {
+          const n = first + i;
+          const word = rareWord(Math.floor(random() * size), size);
+          return `/api/games?q=${word}&limit=20&from=${1950 + (n % 31)}&to=${2025 + (Math.floor(n / 31) % 76)}`;
+        });
+      await measure(searches(300, SCALE_REQUESTS));
+      add(
+        `p50 search (${GAMES_PER_RARE_WORD} matches, limit=20)`,
+        await measure(searches(SCALE_REQUESTS, 0)),
+      );
       add('resident memory', service.rssMb());
     } finally {
       await service.stop();

@@ -28,6 +28,24 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** How many games share each rare title word, at every catalogue size. */
+export const GAMES_PER_RARE_WORD = 50;
+
+/**
+ * The rare word in the title of the game at `index`: one of count / 50 words, so that a search
+ * for one matches 50 games whatever the size. Five letters starting with `q`: no other word of
+ * a generated game starts with q, and none of these words is a prefix of another.
+ */
+export function rareWord(index: number, count: number): string {
+  let n = index % Math.max(1, Math.floor(count / GAMES_PER_RARE_WORD));
+  let word = '';
+  for (let i = 0; i < 4; i++) {
+    word = String.fromCharCode(97 + (n % 26)) + word;
+    n = Math.floor(n / 26);
+  }
+  return `q${word}`;
+}
+
 /** A games seed file of `count` generated games (never committed: written to `dir`). */
 export function writeSyntheticGames(dir: string, count: number): string {
   const random = seeded(count);
@@ -35,7 +53,7 @@ export function writeSyntheticGames(dir: string, count: number): string {
     const unrated = random() < 0.05;
     return {
       id: index + 1,
-      title: `Generated Game ${index + 1}`,
+      title: `Generated Game ${index + 1} ${rareWord(index, count)}`,
       releaseYear: 1980 + Math.floor(random() * 46),
       rating: unrated ? null : Math.round(random() * 100) / 10,
       description:
