@@ -1,14 +1,20 @@
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Api, createServiceApp, describeApi, type Logger, type ServiceApp } from 'service-kit';
+import {
+  type Api,
+  createServiceApp,
+  describeApi,
+  healthOperation,
+  type Logger,
+  type ServiceApp,
+} from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { GameSearch } from './catalogue/search.js';
-import { apiOperations, missingGenreRoute } from './routes/api.js';
+import { API_INFO, apiOperations, missingGenreRoute } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
-import { API_INFO, gamesHealth } from './routes/service.js';
 import { viewHelpers } from './view-helpers.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The service's folder: its views/ and public/. */
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Paths answered with JSON, errors included; every other path is a page. */
 export const JSON_PATHS = ['/api', '/healthz', '/openapi.json'];
@@ -32,7 +38,12 @@ export interface AppOptions {
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function gamesApi(catalogue: Catalogue, search = new GameSearch(catalogue.games)): Api {
-  return describeApi(API_INFO, [gamesHealth(catalogue.size), ...apiOperations(catalogue, search)]);
+  // GET /healthz: up, with how many games it holds.
+  const health = healthOperation({
+    facts: { games: { type: 'integer', minimum: 0 } },
+    check: () => ({ ok: true, facts: { games: catalogue.size } }),
+  });
+  return describeApi(API_INFO, [health, ...apiOperations(catalogue, search)]);
 }
 
 export function createApp({

@@ -1,7 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  type Api,
   createServiceApp,
   DEFAULT_CACHE_MAX_BYTES,
   describeApi,
@@ -33,7 +32,7 @@ export interface AppOptions
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
-export function travelApi(itineraries: Itineraries): Api {
+export function travelApi(itineraries: Itineraries) {
   return describeApi(API_INFO, [travelHealth(itineraries.size), ...apiOperations(itineraries)]);
 }
 

@@ -1,9 +1,24 @@
-import { BadRequest, NotFound, type Operation, Router } from 'service-kit';
+import {
+  type ApiInfo,
+  BadRequest,
+  NotFound,
+  type Operation,
+  pagingHeaders,
+  Router,
+  setPageHeaders,
+} from 'service-kit';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/game.js';
 import type { GameSearch } from '../catalogue/search.js';
 import { idParameter, integerQuery, limitParameter, parseId } from './params.js';
 import { MAX_LIMIT, PAGING_PARAMS, readSearchQuery, SEARCH_PARAMS } from './search-params.js';
+
+export const API_INFO: ApiInfo = {
+  title: 'Game Shelf API',
+  version: '1.0.0',
+  description:
+    'A read-only catalogue of video games that can be searched. Lists are bare arrays; errors are `{"error", "status"}` objects.',
+};
 
 export const TOP_RATED_API_COUNT = 10;
 /** The catalogue never changes while the process runs; a restart may bring a new one. */
@@ -51,16 +66,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
         200: {
           description: 'The matching games (every game without parameters), one page of them',
           schema: summaries,
-          headers: {
-            'X-Total-Count': {
-              description: 'How many games match, on every page',
-              schema: { type: 'integer', minimum: 0 },
-            },
-            Link: {
-              description: 'The `next` and `prev` pages, when there are some (RFC 8288)',
-              schema: { type: 'string' },
-            },
-          },
+          headers: pagingHeaders('games'),
         },
       },
       errors: [400],
@@ -68,9 +74,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
         const query = readSearchQuery(ctx.query, LIST_PARAMS, { strict: true });
         const { total, games } = search.search({ sort: 'id', ...query });
         ctx.set('Cache-Control', CACHE);
-        ctx.set('X-Total-Count', String(total));
-        const links = pageLinks(ctx.path, query, games.length, total);
-        if (links) ctx.set('Link', links);
+        setPageHeaders(ctx, { params: query, shown: games.length, total, maxLimit: MAX_LIMIT });
         ctx.body = games.map(toSummary);
       },
     },
@@ -160,36 +164,6 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
 }
 
 const LIST_PARAMS = { ...SEARCH_PARAMS, ...PAGING_PARAMS };
-
-/**
- * The `next` and `prev` links of a page of results (RFC 8288), with the same parameters.
- * Without a limit there is no next page, and the previous one is what the offset skipped.
- */
-function pageLinks(
-  path: string,
-  query: Record<string, unknown>,
-  shown: number,
-  total: number,
-): string | undefined {
-  const offset = (query.offset as number | undefined) ?? 0;
-  const limit = query.limit as number | undefined;
-  const link = (rel: string, start: number, size: number | undefined) => {
-    const params = new URLSearchParams();
-    for (const name of Object.keys(LIST_PARAMS)) {
-      const value = name === 'offset' ? start : name === 'limit' ? size : query[name];
-      if (value !== undefined) params.set(name, String(value));
-    }
-    return `<${path}?${params}>; rel="${rel}"`;
-  };
-  const links: string[] = [];
-  if (limit !== undefined && offset + shown < total)
-    links.push(link('next', offset + shown, limit));
-  if (offset > 0) {
-    const size = limit ?? Math.min(offset, MAX_LIMIT);
-    links.push(link('prev', Math.max(0, Math.min(offset, total) - size), size));
-  }
-  return links.length > 0 ? links.join(', ') : undefined;
-}
 
 /** A helpful 404 for a genre left out, before `/api/games/:id` reads `genre` as an id. */
 export function missingGenreRoute(): Router {

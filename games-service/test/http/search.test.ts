@@ -84,14 +84,14 @@ describe('GET /api/games with search parameters', () => {
     expect(first.body).to.have.length(4);
     expect(first.headers['x-total-count']).to.equal(String(rpg.length));
     expect(first.headers.link).to.equal(
-      '</api/games?genre=RPG&sort=title&limit=4&offset=4>; rel="next"',
+      '</api/games?genre=RPG&sort=title&offset=4&limit=4>; rel="next"',
     );
     const second = await request(app)
       .get('/api/games?genre=RPG&sort=title&limit=4&offset=4')
       .expect(200);
     expect(second.headers.link).to.equal(
-      '</api/games?genre=RPG&sort=title&limit=4&offset=8>; rel="next", ' +
-        '</api/games?genre=RPG&sort=title&limit=4&offset=0>; rel="prev"',
+      '</api/games?genre=RPG&sort=title&offset=8&limit=4>; rel="next", ' +
+        '</api/games?genre=RPG&sort=title&offset=0&limit=4>; rel="prev"',
     );
     const titles = [...first.body, ...second.body].map((g: Summary) => g.title);
     expect(titles).to.deep.equal(
@@ -104,7 +104,7 @@ describe('GET /api/games with search parameters', () => {
 
   it('never links to a negative offset, nor past the last game', async () => {
     const near = await request(app).get('/api/games?limit=10&offset=2').expect(200);
-    expect(near.headers.link).to.include('</api/games?limit=10&offset=0>; rel="prev"');
+    expect(near.headers.link).to.include('</api/games?offset=0&limit=10>; rel="prev"');
     const last = await request(app).get(`/api/games?limit=10&offset=${catalogue.size - 5}`);
     expect(last.body).to.have.length(5);
     expect(last.headers.link).to.not.include('rel="next"');
@@ -112,11 +112,11 @@ describe('GET /api/games with search parameters', () => {
     expect(beyond.body).to.deep.equal([]);
     expect(beyond.headers['x-total-count']).to.equal(String(catalogue.size));
     expect(beyond.headers.link).to.equal(
-      `</api/games?limit=10&offset=${catalogue.size - 10}>; rel="prev"`,
+      `</api/games?offset=${catalogue.size - 10}&limit=10>; rel="prev"`,
     );
     const noLimit = await request(app).get('/api/games?offset=140').expect(200);
     expect(noLimit.body).to.have.length(catalogue.size - 140);
-    expect(noLimit.headers.link).to.equal('</api/games?limit=140&offset=0>; rel="prev"');
+    expect(noLimit.headers.link).to.equal('</api/games?offset=0&limit=140>; rel="prev"');
   });
 
   it('answers an empty list when nothing matches', async () => {
