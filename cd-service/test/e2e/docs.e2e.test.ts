@@ -3,7 +3,9 @@ import { expect } from 'chai';
 import {
   type Browser,
   type BrowserContext,
+  checkPageAtWidths,
   expectAccessible,
+  expectApiReference,
   launchBrowser,
   listen,
   type Page,
@@ -37,6 +39,10 @@ describe('the API reference (/docs) in Chromium', function () {
     page = await context.newPage();
   });
   afterEach(() => context.close());
+
+  it('/docs fits 390 and 1280 px, axe clean', () => checkPageAtWidths(page, `${url}/docs`));
+
+  it('renders the API reference', () => expectApiReference(page, url));
 
   it('renders every operation of /openapi.json', async () => {
     const document = await (await fetch(`${url}/openapi.json`)).json();
