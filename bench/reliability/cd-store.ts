@@ -22,18 +22,40 @@ export const freshCdFile = () => join(mkdtempSync(join(tmpdir(), 'cd-reliability
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** Every stored row that breaks the CD schema (checked independently of the service's code). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Stored bytes that are well-formed UTF-8 of the text read back (a lone surrogate would not be). */
+function wellFormed(bytes: unknown, value: unknown): boolean {
+  try {
+    return Buffer.isBuffer(bytes) && utf8.decode(bytes) === value;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every stored row that breaks the CD schema (checked independently of the service's code):
+ * text non-empty, trimmed, at most 200 characters, well-formed UTF-8 as stored, without control
+ * characters (U+0000-U+001F, U+007F-U+009F).
+ */
 export function invalidStoredCds(db: Database): string[] {
   const maxYear = new Date().getUTCFullYear() + 1;
-  const text = (value: unknown) => typeof value === 'string' && value.length > 0 && value === value.trim() && [...value].length <= 200;
+  const text = (value: unknown, bytes: unknown) =>
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value === value.trim() &&
+    [...value].length <= 200 &&
+    !/[\u0000-\u001f\u007f-\u009f]/.test(value) &&
+    wellFormed(bytes, value);
   const bad: string[] = [];
-  for (const row of db.prepare('SELECT * FROM cds').all()) {
+  const rows = db.prepare('SELECT *, CAST(title AS BLOB) AS title_bytes, CAST(artist AS BLOB) AS artist_bytes, CAST(genre AS BLOB) AS genre_bytes FROM cds').all();
+  for (const { title_bytes, artist_bytes, genre_bytes, ...row } of rows) {
     const year = row.release_year ?? row.releaseYear;
     const ok =
       UUID.test(String(row.id)) &&
-      text(row.title) &&
-      text(row.artist) &&
-      text(row.genre) &&
+      text(row.title, title_bytes) &&
+      text(row.artist, artist_bytes) &&
+      text(row.genre, genre_bytes) &&
       Number.isInteger(year) &&
       (year as number) >= 1800 &&
       (year as number) <= maxYear &&

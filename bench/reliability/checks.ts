@@ -1,8 +1,18 @@
 import type { RawResponse } from '../src/load.js';
 
-/** Paths whose answers are JSON, errors included. */
-export const isJsonRoute = (path: string) =>
-  /^\/(api|cds)(\/|\?|$)/.test(path) || /^\/(healthz|openapi\.json)(\?|$)/.test(path);
+/**
+ * Paths whose answers are JSON, errors included; dot segments (`..`, `%2e%2e`) are resolved first,
+ * as the services do (`/api/x/../..` is the home page).
+ */
+export const isJsonRoute = (path: string) => {
+  let resolved = path.split('?')[0] ?? path;
+  try {
+    resolved = new URL(`http://host${path}`).pathname;
+  } catch {
+    // not a URL the WHATWG parser takes: judged as sent
+  }
+  return /^\/(api|cds)(\/|$)/.test(resolved) || /^\/(healthz|openapi\.json)$/.test(resolved);
+};
 
 /** What a server must never show: a stack frame, a source path, a module folder. */
 const LEAKS = [/\bat [\w.<>]+ \(/, /\/(work|app|home|usr|tmp)\/[\w./-]+\.(ts|js)/, /node_modules/, /\.ts:\d+/];
