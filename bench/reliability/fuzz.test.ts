@@ -346,8 +346,9 @@ for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
 }
 
 /**
- * Defects of the shared kit found by this fuzzing and reported (issue 11); each turns into a
- * passing test once fixed there: remove `.skip`.
+ * Defects of the shared kit found by this fuzzing (issue 11), each fixed there but the first: a
+ * body labelled UTF-8 whose bytes are not is decoded by @koa/bodyparser with U+FFFD in place of
+ * the bad bytes, and the raw bytes are no longer there to check (a known gap, in README).
  */
 /** The status of a GET on the agent's connection, or a failure after 5 s. */
 function fetchOn(agent: Agent, url: string): Promise<number> {
@@ -362,7 +363,7 @@ function fetchOn(agent: Agent, url: string): Promise<number> {
   });
 }
 
-describe('kit defects found by the fuzzing (reported; pending until fixed)', () => {
+describe('kit defects found by the fuzzing', () => {
   let service: RunningProcess;
   before(async () => {
     service = await startService('cd-service', { CD_DB_PATH: freshCdFile(), CD_SEED: 'false' });
@@ -385,7 +386,7 @@ describe('kit defects found by the fuzzing (reported; pending until fixed)', () 
     expect(res.status).to.equal(400);
   });
 
-  it.skip('a broken gzip, deflate or br body over 64 KB closes the connection (Connection: close) or is read to its end: the next request on it is answered', async () => {
+  it('a broken gzip, deflate or br body over 64 KB closes the connection (Connection: close) or is read to its end: the next request on it is answered', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const garbage = Buffer.alloc(200_000, 0x41);
@@ -398,7 +399,6 @@ describe('kit defects found by the fuzzing (reported; pending until fixed)', () 
         req.end(garbage);
       });
       expect(first.status).to.equal(400);
-      // Today: 400 with keep-alive, the rest of the body unread, and this waits for the keep-alive timeout (65 s), then ECONNRESET.
       const next = await fetchOn(agent, `${service.url}/healthz`);
       expect(next).to.equal(200);
     } finally {
@@ -406,12 +406,12 @@ describe('kit defects found by the fuzzing (reported; pending until fixed)', () 
     }
   });
 
-  it.skip('a method no route has, on a path that does not exist, is a 404 (not a 405 with an empty Allow)', async () => {
+  it('a method no route has, on a path that does not exist, is a 404 (not a 405 with an empty Allow)', async () => {
     const res = await raw('PROPFIND', '/nope');
     expect(res.status).to.equal(404);
   });
 
-  it.skip('CONNECT is answered (405 with the JSON error body), not hung up', async () => {
+  it('CONNECT is answered (405 with the JSON error body), not hung up', async () => {
     const { port } = new URL(service.url);
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => socket.write('CONNECT /cds HTTP/1.1\r\nHost: x\r\n\r\n'));

@@ -216,10 +216,13 @@ const wellFormedRequest: Middleware = async (ctx, next) => {
   await next();
 };
 
-/** A method no route has (PROPFIND, SEARCH, ...) on a path that exists: 405 with Allow, not 501. */
+/**
+ * A method no route has (PROPFIND, SEARCH, ...): 405 with Allow on a path that exists, 404 on one
+ * that does not (@koa/router answers 501 to both).
+ */
 const unknownMethodIsNotAllowed: Middleware = async (ctx, next) => {
   await next();
-  if (ctx.status === 501 && ctx.body == null) ctx.status = 405;
+  if (ctx.status === 501 && ctx.body == null) ctx.status = ctx.response.get('Allow') ? 405 : 404;
 };
 
 /** A 304 decided above compression carries no body, hence no Content-Encoding. */

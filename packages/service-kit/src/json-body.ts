@@ -1,7 +1,7 @@
 /// <reference types="@koa/bodyparser" preserve="true" />
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.js';
+import { BadRequest, HttpError, PayloadTooLarge, UnsupportedMediaType } from './errors.js';
 
 const UTF8 = new Set(['', 'utf-8', 'utf8']);
 
@@ -40,7 +40,10 @@ export function jsonBody(limit = '100kb'): Middleware {
       const encoding = ctx.get('Content-Encoding');
       // zlib's own errors (a broken or truncated gzip, deflate or br body) carry no status.
       if (status === undefined && encoding !== '') {
-        throw new BadRequest(`The body is not valid ${encoding} data: ${message}`);
+        // The rest of the body is not read: the connection cannot be reused.
+        throw new HttpError(400, `The body is not valid ${encoding} data: ${message}`, undefined, {
+          Connection: 'close',
+        });
       }
       throw error;
     }

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from './log.js';
@@ -6,11 +6,11 @@ import type { Logger } from './log.js';
 /** Longer than any request should take; a drained server exits long before. */
 const FORCED_EXIT_MS = 10_000;
 
-/** What Node answers itself, before Koa, to bytes that are not an HTTP request: the JSON error body. */
-function badRequest(): string {
-  const body = JSON.stringify({ error: 'Malformed HTTP request', status: 400 });
+/** An error answered on the socket itself, before Koa: the JSON error body, then the socket is closed. */
+function rawJsonError(status: number, message: string): string {
+  const body = JSON.stringify({ error: message, status });
   return [
-    'HTTP/1.1 400 Bad Request',
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
@@ -24,14 +24,20 @@ function badRequest(): string {
 
 /**
  * The HTTP server of an app: keep-alive longer than common load balancers', and what Node
- * would answer itself (a malformed request, a request without Host) answered with the JSON body.
+ * would answer itself (a malformed request, a request without Host, CONNECT) answered with the
+ * JSON error body.
  */
 export function createHttpServer(app: Koa): Server {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && error.code !== 'ECONNRESET') socket.end(badRequest());
-    else socket.destroy();
+    if (socket.writable && error.code !== 'ECONNRESET') {
+      socket.end(rawJsonError(400, 'Malformed HTTP request'));
+    } else socket.destroy();
+  });
+  // Node hands CONNECT to this event, never to the app; no route tunnels anything.
+  server.on('connect', (_req, socket: Socket) => {
+    socket.end(rawJsonError(405, 'Method CONNECT is not allowed'));
   });
   return server;
 }

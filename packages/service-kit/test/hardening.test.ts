@@ -25,14 +25,20 @@ function rawPost(
   url: string,
   headers: Record<string, string>,
   body: Buffer,
-): Promise<{ status: number; body: { error?: string; status?: number } }> {
+): Promise<{
+  status: number;
+  headers: Record<string, unknown>;
+  body: { error?: string; status?: number };
+}> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => {
         text += chunk;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -53,6 +59,11 @@ describe('hardening', () => {
       expect(page.headers['content-type']).to.match(/html/);
       expect(page.text).to.include('Error page');
     }
+  });
+
+  it('answers a method no route has on a path that does not exist with 404', async () => {
+    const res = await request(server).propfind!('/api/nothing-here');
+    expectErrorBody(res as never, 404);
   });
 
   it('answers a query with broken percent-encoding with 400 naming the parameter', async () => {
@@ -87,6 +98,7 @@ describe('hardening', () => {
         ] as const) {
           const res = await send(encoding, body);
           expect(res.status, encoding).to.equal(400);
+          expect(res.headers.connection, encoding).to.equal('close');
           expect(res.body.error).to.include(`not valid ${encoding} data`);
         }
       } finally {
@@ -126,6 +138,15 @@ describe('hardening', () => {
       expect(answer).to.include('application/json');
       expect(answer).to.include('"status":400');
       expect(answer).to.match(/x-content-type-options: nosniff/i);
+    });
+
+    it('answers CONNECT with 405 and the JSON error body', async () => {
+      const answer = await rawExchange(
+        url,
+        'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      );
+      expect(answer).to.match(/^HTTP\/1\.1 405/);
+      expect(answer).to.include('"status":405');
     });
 
     it('answers a malformed request with the JSON error body', async () => {
