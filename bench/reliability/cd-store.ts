@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { repoRoot } from '../src/process.js';
 
 type Database = {
-  prepare(sql: string): { all(): Record<string, unknown>[]; get(...args: unknown[]): Record<string, unknown> | undefined };
+  prepare(sql: string): {
+    all(): Record<string, unknown>[];
+    get(...args: unknown[]): Record<string, unknown> | undefined;
+  };
   pragma(sql: string, options?: { simple: boolean }): unknown;
   close(): void;
 };
@@ -45,10 +48,14 @@ export function invalidStoredCds(db: Database): string[] {
     value.length > 0 &&
     value === value.trim() &&
     [...value].length <= 200 &&
-    !/[\u0000-\u001f\u007f-\u009f]/.test(value) &&
+    !/\p{Cc}/u.test(value) &&
     wellFormed(bytes, value);
   const bad: string[] = [];
-  const rows = db.prepare('SELECT *, CAST(title AS BLOB) AS title_bytes, CAST(artist AS BLOB) AS artist_bytes, CAST(genre AS BLOB) AS genre_bytes FROM cds').all();
+  const rows = db
+    .prepare(
+      'SELECT *, CAST(title AS BLOB) AS title_bytes, CAST(artist AS BLOB) AS artist_bytes, CAST(genre AS BLOB) AS genre_bytes FROM cds',
+    )
+    .all();
   for (const { title_bytes, artist_bytes, genre_bytes, ...row } of rows) {
     const year = row.release_year ?? row.releaseYear;
     const ok =

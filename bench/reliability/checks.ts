@@ -15,7 +15,12 @@ export const isJsonRoute = (path: string) => {
 };
 
 /** What a server must never show: a stack frame, a source path, a module folder. */
-const LEAKS = [/\bat [\w.<>]+ \(/, /\/(work|app|home|usr|tmp)\/[\w./-]+\.(ts|js)/, /node_modules/, /\.ts:\d+/];
+const LEAKS = [
+  /\bat [\w.<>]+ \(/,
+  /\/(work|app|home|usr|tmp)\/[\w./-]+\.(ts|js)/,
+  /node_modules/,
+  /\.ts:\d+/,
+];
 
 /** Every way a response can break the promises of the issue; empty when it keeps them. */
 export function problemsWith(method: string, path: string, res: RawResponse): string[] {
@@ -30,10 +35,15 @@ export function problemsWith(method: string, path: string, res: RawResponse): st
       problems.push(`non-JSON error (${res.headers['content-type']})`);
     }
   }
-  if (isJsonRoute(path) && res.status >= 400 && !/^application\/json/.test(res.headers['content-type'] ?? '')) {
+  if (
+    isJsonRoute(path) &&
+    res.status >= 400 &&
+    !/^application\/json/.test(res.headers['content-type'] ?? '')
+  ) {
     problems.push(`content-type ${res.headers['content-type']}`);
   }
   for (const leak of LEAKS) if (leak.test(body)) problems.push(`leaks ${leak}`);
-  if (res.headers['x-content-type-options'] !== 'nosniff') problems.push('no X-Content-Type-Options');
+  if (res.headers['x-content-type-options'] !== 'nosniff')
+    problems.push('no X-Content-Type-Options');
   return problems;
 }

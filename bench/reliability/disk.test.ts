@@ -14,16 +14,29 @@ interface Answer {
   body: { id?: string; title?: string; error?: unknown; status?: unknown };
 }
 
-function call(agent: Agent, url: string, method: string, path: string, body?: unknown): Promise<Answer> {
+function call(
+  agent: Agent,
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string | number> = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+    const headers: Record<string, string | number> =
+      text === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
     const req = request(url + path, { method, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const raw = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: raw ? JSON.parse(raw) : {} });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: raw ? JSON.parse(raw) : {},
+        });
       });
     });
     req.on('error', reject);
@@ -51,7 +64,12 @@ describe('cd-service on a disk that fills up (RLIMIT_FSIZE; issue 11, item 8)', 
       const batch = await Promise.all(
         [0, 1, 2, 3].map((i) => {
           const title = `Disk ${n + i} ${'x'.repeat(150)}`;
-          return call(agent, service.url, 'POST', '/cds', { title, artist: 'Disk Artist', genre: 'Rock', releaseYear: 1999 }).then((res) => ({ res, title }));
+          return call(agent, service.url, 'POST', '/cds', {
+            title,
+            artist: 'Disk Artist',
+            genre: 'Rock',
+            releaseYear: 1999,
+          }).then((res) => ({ res, title }));
         }),
       );
       for (const { res, title } of batch) {
@@ -63,12 +81,20 @@ describe('cd-service on a disk that fills up (RLIMIT_FSIZE; issue 11, item 8)', 
         }
       }
     }
-    console.log(`      ${acknowledged.size} writes acknowledged, then ${refused.length} answered 503`);
-    expect(first503, `no 503 after ${MAX_WRITES} writes under a ${FILE_LIMIT} B file limit`).to.not.equal(undefined);
+    console.log(
+      `      ${acknowledged.size} writes acknowledged, then ${refused.length} answered 503`,
+    );
+    expect(
+      first503,
+      `no 503 after ${MAX_WRITES} writes under a ${FILE_LIMIT} B file limit`,
+    ).to.not.equal(undefined);
     const unavailable = first503 as Answer;
     expect(unavailable.headers['content-type']).to.match(/^application\/json/);
     expect(unavailable.headers['retry-after']).to.match(/^\d+$/);
-    expect(unavailable.body).to.deep.equal({ error: 'The database cannot take writes now; try again later', status: 503 });
+    expect(unavailable.body).to.deep.equal({
+      error: 'The database cannot take writes now; try again later',
+      status: 503,
+    });
     const causes = logs
       .join('')
       .split('\n')
@@ -81,7 +107,9 @@ describe('cd-service on a disk that fills up (RLIMIT_FSIZE; issue 11, item 8)', 
     // Reads go on: every acknowledged CD, one by one and in the list; the health check.
     const list = await call(agent, service.url, 'GET', '/cds?limit=1000');
     expect(list.status).to.equal(200);
-    expect((list.body as unknown as { id: string }[]).map((cd) => cd.id)).to.have.members([...acknowledged.keys()]);
+    expect((list.body as unknown as { id: string }[]).map((cd) => cd.id)).to.have.members([
+      ...acknowledged.keys(),
+    ]);
     for (const [id, cd] of [...acknowledged].slice(0, 20)) {
       expect((await call(agent, service.url, 'GET', `/cds/${id}`)).body).to.deep.equal(cd);
     }
@@ -94,7 +122,10 @@ describe('cd-service on a disk that fills up (RLIMIT_FSIZE; issue 11, item 8)', 
 
     // On a disk with room again: every acknowledged write, none of the refused ones, intact.
     service = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
-    const stored = (await (await fetch(`${service.url}/cds?limit=1000`)).json()) as { id: string; title: string }[];
+    const stored = (await (await fetch(`${service.url}/cds?limit=1000`)).json()) as {
+      id: string;
+      title: string;
+    }[];
     expect(stored.map((cd) => cd.id)).to.have.members([...acknowledged.keys()]);
     expect(stored.filter((cd) => refused.includes(cd.title))).to.deep.equal([]);
     await service.stop();

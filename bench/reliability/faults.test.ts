@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { expect } from 'chai';
-import { seeded } from '../src/synthetic.js';
 import { type RunningProcess, startService } from '../src/process.js';
+import { seeded } from '../src/synthetic.js';
 import { cdDatabase, freshCdFile } from './cd-store.js';
 
 const CYCLES = Number(process.env.FAULT_CYCLES ?? 20);
@@ -14,20 +14,37 @@ interface Cd {
   updatedAt: string;
 }
 
-function post(agent: Agent, url: string, method: string, path: string, body: unknown): Promise<{ status: number; body: Cd }> {
+function post(
+  agent: Agent,
+  url: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Cd }> {
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
-    const req = request(url + path, { method, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) });
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = request(
+      url + path,
+      {
+        method,
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString()),
+            });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -54,13 +71,19 @@ describe(`cd-service on SQLite, killed with SIGKILL ${CYCLES} times mid-write`, 
   it('loses no acknowledged write, and the database stays intact', async () => {
     const random = seeded(42);
     for (let cycle = 0; cycle < CYCLES; cycle++) {
-      const service: RunningProcess = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
+      const service: RunningProcess = await startService('cd-service', {
+        CD_DB_PATH: file,
+        CD_SEED: 'false',
+      });
       // Everything acknowledged before is still there, with its acknowledged content.
       const stored = await everyCd(service.url);
       for (const [id, { acked, inFlight }] of acknowledged) {
         checked++;
         const found = stored.get(id);
-        const matches = found && found.title === acked.title && (found.genre === acked.genre || found.genre === inFlight?.genre);
+        const matches =
+          found &&
+          found.title === acked.title &&
+          (found.genre === acked.genre || found.genre === inFlight?.genre);
         if (!matches) lost++;
         else acknowledged.set(id, { acked: found });
       }
@@ -80,7 +103,12 @@ describe(`cd-service on SQLite, killed with SIGKILL ${CYCLES} times mid-write`, 
               const res = await post(agent, service.url, 'PUT', `/cds/${id}`, { genre });
               if (res.status === 200) acknowledged.set(id, { acked: res.body });
             } else {
-              const res = await post(agent, service.url, 'POST', '/cds', { title: `Fault ${cycle}-${writerIndex}-${n}`, artist: 'Fault Artist', genre: 'Rock', releaseYear: 2000 });
+              const res = await post(agent, service.url, 'POST', '/cds', {
+                title: `Fault ${cycle}-${writerIndex}-${n}`,
+                artist: 'Fault Artist',
+                genre: 'Rock',
+                releaseYear: 2000,
+              });
               if (res.status === 201) acknowledged.set(res.body.id, { acked: res.body });
             }
           } catch {
@@ -101,7 +129,9 @@ describe(`cd-service on SQLite, killed with SIGKILL ${CYCLES} times mid-write`, 
     } finally {
       db.close();
     }
-    console.log(`      ${CYCLES} SIGKILLs; acknowledged writes checked: ${checked.toLocaleString('en-US')}, lost: ${lost}; records: ${acknowledged.size.toLocaleString('en-US')}`);
+    console.log(
+      `      ${CYCLES} SIGKILLs; acknowledged writes checked: ${checked.toLocaleString('en-US')}, lost: ${lost}; records: ${acknowledged.size.toLocaleString('en-US')}`,
+    );
     expect(checked).to.be.greaterThan(CYCLES);
     expect(lost).to.equal(0);
   });

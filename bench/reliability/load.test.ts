@@ -8,7 +8,8 @@ const CONNECTIONS = 256;
 /** How much resident memory may grow over the run (MB). */
 const MAX_GROWTH_MB = 50;
 
-const cd = (title: string) => JSON.stringify({ title, artist: 'Load Artist', genre: 'Rock', releaseYear: 1999 });
+const cd = (title: string) =>
+  JSON.stringify({ title, artist: 'Load Artist', genre: 'Rock', releaseYear: 1999 });
 
 const MIXES: Record<ServiceName, (id: string) => Request[]> = {
   'games-service': () => [
@@ -42,28 +43,43 @@ for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
     let service: RunningProcess;
 
     before(async () => {
-      service = await startService(name, { CD_DB_PATH: freshCdFile(), CD_SEED: 'true', ITINERARY_SEED: 'load' });
+      service = await startService(name, {
+        CD_DB_PATH: freshCdFile(),
+        CD_SEED: 'true',
+        ITINERARY_SEED: 'load',
+      });
     });
     after(() => service?.stop());
 
     it('fails no request, answers every one 2xx, and does not leak memory', async () => {
       let id = 'none';
       if (name === 'cd-service') {
-        id = JSON.parse((await send(service.url, { method: 'POST', path: '/cds', body: cd('Target') })).body.toString()).id;
+        id = JSON.parse(
+          (
+            await send(service.url, { method: 'POST', path: '/cds', body: cd('Target') })
+          ).body.toString(),
+        ).id;
       }
       const mix = MIXES[name](id);
       // Warm up at full concurrency, so that the heap has grown to what this load needs:
       // growth after that is what a leak would look like.
       const run = (seconds: number) =>
         Promise.all(
-          mix.map((request) => load(service.url, request, { connections: Math.ceil(CONNECTIONS / mix.length), seconds })),
+          mix.map((request) =>
+            load(service.url, request, {
+              connections: Math.ceil(CONNECTIONS / mix.length),
+              seconds,
+            }),
+          ),
         );
       await run(3);
       const before = service.rssMb();
       const results = await run(SECONDS);
       const after = service.rssMb();
       const total = results.reduce((sum, r) => sum + r.total, 0);
-      console.log(`      ${name}: ${total.toLocaleString('en-US')} requests, ${(total / SECONDS).toFixed(0)} req/s, RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MB`);
+      console.log(
+        `      ${name}: ${total.toLocaleString('en-US')} requests, ${(total / SECONDS).toFixed(0)} req/s, RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MB`,
+      );
       for (const [index, result] of results.entries()) {
         const label = `${mix[index]?.method ?? 'GET'} ${mix[index]?.path}`;
         expect(result.errors, `${label} errors`).to.equal(0);

@@ -27,7 +27,16 @@ async function makeStart(file: string) {
   const child = spawn('make', ['--no-print-directory', 'start'], {
     cwd: repoRoot,
     // PORT=0: each service binds a free port of its own, whatever else runs on this machine.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', MONGODB_URI: '', CD_DB_PATH: file, CD_SEED: 'false', ITINERARY_SEED: 'make-start' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_DB_PATH: file,
+      CD_SEED: 'false',
+      ITINERARY_SEED: 'make-start',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -36,12 +45,15 @@ async function makeStart(file: string) {
   const ready = new Promise<void>((resolve, reject) => {
     const take = (chunk: Buffer) => {
       output += chunk;
-      for (const service of SERVICES) if (output.includes(`"message":"${service} listening"`)) listening.add(service);
+      for (const service of SERVICES)
+        if (output.includes(`"message":"${service} listening"`)) listening.add(service);
       if (listening.size === SERVICES.length) resolve();
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    child.once('exit', (code) => reject(new Error(`make start exited (${code}) before the services listened:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`make start exited (${code}) before the services listened:\n${output}`)),
+    );
   });
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   await ready;
@@ -61,11 +73,15 @@ describe('make start stops cleanly, by Ctrl-C or SIGTERM (issue 11, item 10)', f
         await started.exited;
         // make may be gone before the services it started: wait for the whole group.
         for (let i = 0; i < 600 && groupAlive(started.pgid); i++) await sleep(50);
-        expect(groupAlive(started.pgid), 'a process of make start is still running').to.equal(false);
+        expect(groupAlive(started.pgid), 'a process of make start is still running').to.equal(
+          false,
+        );
         const output = started.output();
         expect(output).not.to.match(/Segmentation fault|core dumped|forcing exit/);
         for (const service of SERVICES) {
-          expect(output, `${service} shut down`).to.match(new RegExp(`"service":"${service}".*"message":"shut down"`));
+          expect(output, `${service} shut down`).to.match(
+            new RegExp(`"service":"${service}".*"message":"shut down"`),
+          );
         }
         // The SQLite store was closed: its -wal and -shm files are gone.
         expect(readdirSync(dirname(file))).to.deep.equal(['cds.sqlite']);

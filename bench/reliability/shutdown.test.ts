@@ -24,26 +24,45 @@ type Outcome =
 
 function post(agent: Agent, url: string, title: string): Promise<Outcome> {
   return new Promise((resolve) => {
-    const text = JSON.stringify({ title, artist: 'Drain Artist', genre: 'Rock', releaseYear: 2001 });
+    const text = JSON.stringify({
+      title,
+      artist: 'Drain Artist',
+      genre: 'Rock',
+      releaseYear: 2001,
+    });
     let writtenAt: number | undefined;
     const req = request(
       `${url}/cds`,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const body = Buffer.concat(chunks).toString();
-          resolve({ ok: true, status: res.statusCode ?? 0, body: body ? JSON.parse(body) : undefined, connection: res.headers.connection, writtenAt });
+          resolve({
+            ok: true,
+            status: res.statusCode ?? 0,
+            body: body ? JSON.parse(body) : undefined,
+            connection: res.headers.connection,
+            writtenAt,
+          });
         });
-        res.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, code: error.code ?? error.message, writtenAt }));
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ ok: false, code: error.code ?? error.message, writtenAt }),
+        );
       },
     );
     // 'finish': the whole request was handed to the operating system.
     req.on('finish', () => {
       writtenAt = performance.now();
     });
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, code: error.code ?? error.message, writtenAt }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ ok: false, code: error.code ?? error.message, writtenAt }),
+    );
     req.end(text);
   });
 }
@@ -66,7 +85,10 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers, ${CY
     const acknowledged = new Map<string, Cd>();
     const report: string[] = [];
     for (let cycle = 0; cycle < CYCLES; cycle++) {
-      const service: RunningProcess = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
+      const service: RunningProcess = await startService('cd-service', {
+        CD_DB_PATH: file,
+        CD_SEED: 'false',
+      });
       const logs: string[] = [];
       service.child.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
       const exit = once(service.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -85,7 +107,8 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers, ${CY
         for (let n = 0; ; n++) {
           const outcome = await post(agent, service.url, `Drain ${cycle}-${index}-${n}`);
           if (outcome.ok) {
-            if (outcome.status !== 201) failures.push(`status ${outcome.status}: ${JSON.stringify(outcome.body)}`);
+            if (outcome.status !== 201)
+              failures.push(`status ${outcome.status}: ${JSON.stringify(outcome.body)}`);
             else acknowledged.set(outcome.body.id, outcome.body);
             if (signalAt !== undefined) {
               after.answered++;
@@ -100,7 +123,9 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers, ${CY
           // be answered; a connection refused after the server closed is the end of this writer.
           if (signalAt === undefined) failures.push(`${outcome.code} before the signal`);
           else if (outcome.writtenAt !== undefined && outcome.writtenAt < signalAt) {
-            failures.push(`${outcome.code} on a request fully sent ${(signalAt - outcome.writtenAt).toFixed(2)} ms before the signal`);
+            failures.push(
+              `${outcome.code} on a request fully sent ${(signalAt - outcome.writtenAt).toFixed(2)} ms before the signal`,
+            );
           } else if (outcome.code === 'ECONNREFUSED') after.refused++;
           else after.resetUnsent++;
           return;
@@ -127,8 +152,12 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers, ${CY
     const service = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
     try {
       const stored = await everyCd(service.url);
-      const missing = [...acknowledged.values()].filter((cd) => JSON.stringify(stored.get(cd.id)) !== JSON.stringify(cd));
-      console.log(`      ${report.join('\n      ')}\n      acknowledged ${acknowledged.size}, stored ${stored.size}, missing or changed ${missing.length}`);
+      const missing = [...acknowledged.values()].filter(
+        (cd) => JSON.stringify(stored.get(cd.id)) !== JSON.stringify(cd),
+      );
+      console.log(
+        `      ${report.join('\n      ')}\n      acknowledged ${acknowledged.size}, stored ${stored.size}, missing or changed ${missing.length}`,
+      );
       expect(missing).to.deep.equal([]);
     } finally {
       await service.stop();

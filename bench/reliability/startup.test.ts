@@ -1,6 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,11 +16,23 @@ import { expect } from 'chai';
 import { repoRoot, type ServiceName, startService } from '../src/process.js';
 
 /** What a start that must fail leaves: its exit code and the message it logged. */
-async function refusedStart(name: ServiceName, env: Record<string, string>, user: { uid?: number; gid?: number } = {}): Promise<{ code: number | null; error: string; output: string }> {
+async function refusedStart(
+  name: ServiceName,
+  env: Record<string, string>,
+  user: { uid?: number; gid?: number } = {},
+): Promise<{ code: number | null; error: string; output: string }> {
   const child = spawn(process.execPath, ['dist/server.js'], {
     ...user,
     cwd: join(repoRoot, name),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', MONGODB_URI: '', CD_API_TOKEN: '', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_API_TOKEN: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -42,7 +62,11 @@ function folder(): string {
 function sqlite(file: string) {
   const require = createRequire(join(repoRoot, 'cd-service', 'package.json'));
   const Database = require('better-sqlite3');
-  return new Database(file) as { exec(sql: string): void; close(): void; pragma(sql: string, o?: { simple: boolean }): unknown };
+  return new Database(file) as {
+    exec(sql: string): void;
+    close(): void;
+    pragma(sql: string, o?: { simple: boolean }): unknown;
+  };
 }
 
 /** Root may write any file: the read-only database is read-only to another user only. */
@@ -57,9 +81,14 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
   for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
     it(`${name}: PORT must be a decimal integer from 0 to 65535`, async () => {
       for (const port of ['', '0x10', '4.5e4', '65536', '-1', ' 80', '80 ', '1_000', 'abc']) {
-        const { code, error } = await refusedStart(name, { PORT: port, CD_DB_PATH: join(folder(), 'cds.sqlite') });
+        const { code, error } = await refusedStart(name, {
+          PORT: port,
+          CD_DB_PATH: join(folder(), 'cds.sqlite'),
+        });
         expect(code, JSON.stringify(port)).to.equal(1);
-        expect(error).to.equal(`PORT must be a whole number from 0 to 65535, not ${JSON.stringify(port)}`);
+        expect(error).to.equal(
+          `PORT must be a whole number from 0 to 65535, not ${JSON.stringify(port)}`,
+        );
       }
     });
   }
@@ -75,7 +104,9 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     const before = readFileSync(file);
     const { code, error } = await refusedStart('cd-service', { CD_DB_PATH: file }, asUser);
     expect(code).to.equal(1);
-    expect(error).to.equal(`${file}: the database file can be read but not written (its permissions or its file system); every write would fail`);
+    expect(error).to.equal(
+      `${file}: the database file can be read but not written (its permissions or its file system); every write would fail`,
+    );
     expect(readFileSync(file).equals(before)).to.equal(true);
   });
 
@@ -83,7 +114,9 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     const dir = folder();
     const file = join(dir, 'other-app.sqlite');
     const db = sqlite(file);
-    db.exec("CREATE TABLE cds (id INTEGER PRIMARY KEY, label TEXT, price REAL); INSERT INTO cds (label, price) VALUES ('x', 1.5)");
+    db.exec(
+      "CREATE TABLE cds (id INTEGER PRIMARY KEY, label TEXT, price REAL); INSERT INTO cds (label, price) VALUES ('x', 1.5)",
+    );
     db.close();
     const before = readFileSync(file);
     const { code, error } = await refusedStart('cd-service', { CD_DB_PATH: file });
@@ -127,9 +160,15 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     await seeded.stop();
     const seed = join(dir, 'seed.json');
     writeFileSync(seed, '{not json');
-    const again = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'true', CD_SEED_FILE: seed });
+    const again = await startService('cd-service', {
+      CD_DB_PATH: file,
+      CD_SEED: 'true',
+      CD_SEED_FILE: seed,
+    });
     try {
-      expect((await fetch(`${again.url}/cds?limit=1`)).headers.get('x-total-count')).to.equal(count);
+      expect((await fetch(`${again.url}/cds?limit=1`)).headers.get('x-total-count')).to.equal(
+        count,
+      );
     } finally {
       await again.stop();
     }
@@ -137,9 +176,14 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
 
   it('cd-service: a CD_API_TOKEN no Authorization header can carry (item 15)', async () => {
     for (const token of [' ', '  \t ', 'two words', ' padded', 'ctrl\u0007char', 'caf\u00e9']) {
-      const { code, error, output } = await refusedStart('cd-service', { CD_DB_PATH: join(folder(), 'cds.sqlite'), CD_API_TOKEN: token });
+      const { code, error, output } = await refusedStart('cd-service', {
+        CD_DB_PATH: join(folder(), 'cds.sqlite'),
+        CD_API_TOKEN: token,
+      });
       expect(code, JSON.stringify(token)).to.equal(1);
-      expect(error).to.match(/^CD_API_TOKEN (is only whitespace|contains whitespace|contains a control character|contains a character outside visible ASCII): no Authorization header could carry it/);
+      expect(error).to.match(
+        /^CD_API_TOKEN (is only whitespace|contains whitespace|contains a control character|contains a character outside visible ASCII): no Authorization header could carry it/,
+      );
       if (token.trim().length > 3) expect(output).not.to.include(token.trim());
     }
   });
