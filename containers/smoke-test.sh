@@ -212,7 +212,7 @@ check_graceful_stop() {
 for service in "${SMOKE_SERVICES[@]}"; do
   u=${URL[$service]}
   expect "$service" "GET /healthz" 200 '"status": *"ok"' -- "$u/healthz"
-  expect "$service" "GET /metrics" 200 'http_requests_total' -- "$u/metrics"
+  expect "$service" "GET /metrics" 200 'http_request_duration_seconds_count' -- "$u/metrics"
   check_container "$service"
   check_image_size "$service"
   check_cold_start "$service" "$u"

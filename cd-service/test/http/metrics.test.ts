@@ -19,9 +19,9 @@ describe('GET /metrics', () => {
     const res = await request(app).get('/metrics').expect(200).expect('Content-Type', /text/);
     expect(res.headers['cache-control']).to.equal('no-store');
     expect(res.text).to.include(
-      'http_requests_total{method="GET",route="/cds/:id",status="200",service="cd-service"} 3',
+      'http_request_duration_seconds_count{service="cd-service",method="GET",route="/cds/:id",status="200"} 3',
     );
-    expect(res.text).to.include('method="POST",route="/cds",status="201",service="cd-service"');
+    expect(res.text).to.include('service="cd-service",method="POST",route="/cds",status="201"');
     expect(res.text).to.not.include(cd.id);
   });
 

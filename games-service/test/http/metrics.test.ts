@@ -9,7 +9,7 @@ describe('GET /metrics', () => {
     await request(app).get('/games/3').expect(200);
     const res = await request(app).get('/metrics').expect(200);
     expect(res.text).to.include(
-      'http_requests_total{method="GET",route="/api/games/:id",status="200",service="games-service"} 2',
+      'http_request_duration_seconds_count{service="games-service",method="GET",route="/api/games/:id",status="200"} 2',
     );
     expect(res.text).to.include('route="/games/:id",status="200"');
     expect(res.text).to.not.match(/route="\/api\/games\/1"/);

@@ -6,7 +6,6 @@ import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import compress from 'koa-compress';
 import conditionalGet from 'koa-conditional-get';
-import helmet from 'koa-helmet';
 import type { Registry } from 'prom-client';
 import { assets } from './assets.js';
 import { type CorsOptions, corsFor } from './cors.js';
@@ -18,6 +17,7 @@ import { mount } from './operations.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { type ResponseCache, responseCache } from './response-cache.js';
+import { securityHeaders, withHeaders } from './security-headers.js';
 import { viewEngine } from './view-engine.js';
 import { kitHelpers, renderView } from './views.js';
 
@@ -132,21 +132,24 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     app.metrics = metrics;
     app.use(requestMetrics(metrics));
   }
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: options.contentSecurityPolicy ?? PAGES_POLICY,
-      },
-      frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      strictTransportSecurity: false,
-    }),
-  );
+  const security = securityHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: options.contentSecurityPolicy ?? PAGES_POLICY,
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: false,
+  });
+  // What every request needs, cached answer or not: its id, its log line and metrics, the
+  // one error path, a well-formed request, CORS and conditional GET. The response cache comes
+  // next: an answer it holds skips everything below (its headers, security ones included, were
+  // recorded with it).
   app.use(
     errorHandler({
       logger,
       isApi: isJson,
+      headers: security,
       renderPage:
         errorView === undefined
           ? undefined
@@ -158,7 +161,6 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     }),
   );
   app.use(wellFormedRequest);
-  if (metrics) app.use(metricsEndpoint(metrics));
   app.use(corsFor(isJson, options.cors ?? { origins: [] }));
   app.use(notModifiedHasNoEncoding);
   app.use(conditionalGet());
@@ -166,6 +168,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     app.responseCache = responseCache(cacheMaxBytes);
     app.use(app.responseCache.middleware);
   }
+  app.use(withHeaders(security));
+  if (metrics) app.use(metricsEndpoint(metrics));
   app.use(compress({ threshold: COMPRESS_THRESHOLD, br: BROTLI, deflate: false, zstd: false }));
   app.use(withoutValidatorWhenNoStore);
   app.use(etag({ weak: true }));

@@ -104,6 +104,8 @@ export interface ErrorHandlerOptions {
   /** Renders the error page of a request that is not for the JSON API; JSON when absent or failing. */
   renderPage?: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined;
   isApi: (ctx: Context) => boolean;
+  /** Headers every error answer carries (the security headers), whatever failed and where. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -112,7 +114,12 @@ export interface ErrorHandlerOptions {
  * generic message. Bodiless error statuses (404 fall-through, 405 from the router) get a body
  * too. No error answer is stored by any cache.
  */
-export function errorHandler({ logger, renderPage, isApi }: ErrorHandlerOptions): Middleware {
+export function errorHandler({
+  logger,
+  renderPage,
+  isApi,
+  headers: always,
+}: ErrorHandlerOptions): Middleware {
   return async (ctx, next) => {
     let body: ErrorBody;
     try {
@@ -132,6 +139,7 @@ export function errorHandler({ logger, renderPage, isApi }: ErrorHandlerOptions)
       if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
     }
     ctx.status = body.status;
+    ctx.set(always);
     ctx.set('Cache-Control', 'no-store');
     if (renderPage && !isApi(ctx)) {
       try {

@@ -14,10 +14,10 @@ describe('metrics', () => {
     expect(res.headers['content-type']).to.match(/^text\/plain; version=0\.0\.4/);
     expect(res.headers['cache-control']).to.equal('no-store');
     expect(res.text).to.include(
-      'http_requests_total{method="GET",route="/api/big/:size",status="200",service="fixture"} 3',
+      'http_request_duration_seconds_count{service="fixture",method="GET",route="/api/big/:size",status="200"} 3',
     );
     expect(res.text).to.include(
-      'http_requests_total{method="GET",route="/api/big/:size",status="404",service="fixture"} 1',
+      'http_request_duration_seconds_count{service="fixture",method="GET",route="/api/big/:size",status="404"} 1',
     );
     expect(res.text).to.include('route="unmatched",status="404"');
     expect(res.text).to.not.include('/no/such/path');

@@ -10,7 +10,7 @@ describe('GET /metrics', () => {
     const res = await request(app).get('/metrics').expect(200);
     expect(res.headers['cache-control']).to.equal('no-store');
     expect(res.text).to.include(
-      'http_requests_total{method="GET",route="/api/itineraries/:destination",status="200",service="travel-service"} 2',
+      'http_request_duration_seconds_count{service="travel-service",method="GET",route="/api/itineraries/:destination",status="200"} 2',
     );
     expect(res.text).to.include('route="/itineraries/:destination",status="200"');
     expect(res.text).to.not.match(/route="\/api\/itineraries\/kyoto"/);
