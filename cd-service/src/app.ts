@@ -2,12 +2,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Api,
+  createMetricsRegistry,
   createServiceApp,
   DEFAULT_CACHE_MAX_BYTES,
   describeApi,
+  type Registry,
   type ServiceApp,
   type ServiceAppOptions,
   silentLogger,
+  timeOperations,
 } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
 import { API_INFO, cdHealth } from './routes/service.js';
@@ -46,6 +49,13 @@ export interface AppOptions
   corsOrigins?: readonly string[];
 }
 
+const timeStore = (store: CdStore, registry: Registry) =>
+  timeOperations(store, registry, {
+    name: 'cd_store_operation_duration_seconds',
+    help: 'Time of a CD store operation, by operation and outcome (ok or error)',
+    operations: ['insert', 'get', 'update', 'delete', 'list', 'count', 'ping'],
+  });
+
 /** Stands for the store when only the document is wanted: none of its handlers runs. */
 const documentOnly = new Proxy({} as CdStore, {
   get() {
@@ -79,16 +89,19 @@ export function createApp({
   logRequests = false,
   metrics = true,
 }: AppOptions): ServiceApp {
+  // The store's latency and failures are metrics too, in the registry of GET /metrics.
+  const registry = metrics ? createMetricsRegistry('cd-service') : undefined;
+  const timed = registry ? timeStore(store, registry) : store;
   return createServiceApp({
     service: 'cd-service',
     root,
     // Written by `npm run build` beside the compiled app; absent when running the sources.
     compiledViews: new URL('./views.js', import.meta.url),
-    api: cdApi({ store, logger, apiToken, now }),
+    api: cdApi({ store: timed, logger, apiToken, now }),
     jsonPaths: JSON_PATHS,
     logger,
     logRequests,
-    metrics,
+    metrics: registry ?? false,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     cors: { origins: corsOrigins, methods: CORS_METHODS, headers: CORS_HEADERS },
     // Keeping answers is exact only when this process sees every write: true of the SQLite

@@ -23,6 +23,11 @@ describe('GET /metrics', () => {
     );
     expect(res.text).to.include('service="cd-service",method="POST",route="/cds",status="201"');
     expect(res.text).to.not.include(cd.id);
+    // The store's own latency and failures (issue 13).
+    expect(res.text).to.include(
+      'cd_store_operation_duration_seconds_count{service="cd-service",operation="get",outcome="ok"} 1',
+    );
+    expect(res.text).to.include('operation="insert",outcome="ok"');
   });
 
   it('is off with metrics: false (METRICS=false)', async () => {

@@ -1,5 +1,6 @@
 export { default as Router } from '@koa/router';
 export type { Context, Middleware, Next } from 'koa';
+export type { Registry } from 'prom-client';
 export { createServiceApp, PAGES_POLICY, type ServiceApp, type ServiceAppOptions } from './app.js';
 export { type Assets, assets } from './assets.js';
 export { requireToken } from './bearer-token.js';
@@ -28,7 +29,7 @@ export {
 export { type HealthOptions, type HealthReport, healthOperation } from './health.js';
 export { jsonBody } from './json-body.js';
 export { createLogger, type Logger, silentLogger } from './log.js';
-export { createMetricsRegistry, routeOf } from './metrics.js';
+export { createMetricsRegistry, routeOf, timeOperations } from './metrics.js';
 export {
   type ApiInfo,
   type JsonSchema,

@@ -55,3 +55,44 @@ export function metricsEndpoint(registry: Registry): Middleware {
     ctx.body = await registry.metrics();
   };
 }
+
+/**
+ * `target` with its `operations` (async methods) timed in a histogram labelled by operation and
+ * outcome (`ok` or `error`): their latency, and with `_count{outcome="error"}` their failures.
+ */
+export function timeOperations<T extends object>(
+  target: T,
+  registry: Registry,
+  { name, help, operations }: { name: string; help: string; operations: readonly (keyof T)[] },
+): T {
+  const histogram = new Histogram({
+    name,
+    help,
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    registers: [registry],
+  });
+  const timed = new Set<PropertyKey>(operations);
+  return new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== 'function' || !timed.has(property)) return value;
+      return async (...args: unknown[]) => {
+        const start = process.hrtime.bigint();
+        const observe = (outcome: string) =>
+          histogram.observe(
+            { operation: String(property), outcome },
+            Number(process.hrtime.bigint() - start) / 1e9,
+          );
+        try {
+          const result = await value.apply(object, args);
+          observe('ok');
+          return result;
+        } catch (error) {
+          observe('error');
+          throw error;
+        }
+      };
+    },
+  });
+}
