@@ -34,10 +34,11 @@ print_urls() {
 }
 
 up() {
-  local files=("$@") extra=()
+  local files=("$@") extra=() mongo_volume="${PROJECT}_mongo-data" made_mongo_volume=0
   ensure_base_image
   if [ "${files[*]}" = "${SQLITE_FILES[*]}" ]; then
     extra=(--no-deps "${SERVICES[@]}")   # leave out the mongo service
+    "$ENGINE" volume inspect "$mongo_volume" >/dev/null 2>&1 || made_mongo_volume=1
   fi
   log "engine: $ENGINE_NAME"
   "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" build
@@ -45,6 +46,9 @@ up() {
   if [ "$ENGINE" = podman ]; then health_loop "$PROJECT" & loop_pid=$!; fi
   "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" up -d "${extra[@]}" || status=$?
   if [ -n "$loop_pid" ]; then kill "$loop_pid" 2>/dev/null || true; wait "$loop_pid" 2>/dev/null || true; fi
+  # docker-compose v1 creates every volume of the files, used or not (Compose v2 only those of
+  # the services it starts): the stack without MongoDB keeps no volume for it.
+  if [ "$made_mongo_volume" = 1 ]; then "$ENGINE" volume rm "$mongo_volume" >/dev/null 2>&1 || true; fi
   if [ "$status" != 0 ]; then
     [ "${#extra[@]}" -gt 0 ] || log "hint: where the mongo image cannot be pulled, make up-sqlite runs the stack without MongoDB"
     die "the stack did not start (make down removes what did)"
