@@ -19,7 +19,7 @@ import { requestLog } from './request-log.js';
 import { type ResponseCache, responseCache } from './response-cache.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
 import { viewEngine } from './view-engine.js';
-import { kitHelpers, renderView } from './views.js';
+import { KIT_PUBLIC, kitHelpers, renderView } from './views.js';
 
 /** Smaller bodies are not worth compressing. */
 const COMPRESS_THRESHOLD = 1024;
@@ -100,7 +100,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app: ServiceApp = new Koa();
   const isJsonPath = underPaths(jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
-  const files = assets(join(root, 'public'));
+  const files = assets([join(root, 'public'), KIT_PUBLIC]);
   const viewsDir = join(root, 'views');
   const renderFile = viewEngine(
     viewsDir,

@@ -14,29 +14,36 @@ export interface Assets {
   middleware: Middleware;
 }
 
-/** The files of `dir`, served by @koa/send under /assets/; their versions are hashed once at start. */
-export function assets(dir: string): Assets {
-  const versions = new Map<string, string>();
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const hash = createHash('sha1').update(readFileSync(join(dir, entry.name)));
-    versions.set(entry.name, hash.digest('base64url').slice(0, 12));
+/**
+ * The files of `dirs` (the service's, the kit's), served by @koa/send under /assets/; their
+ * versions are hashed once at start. A name may stand in one folder only.
+ */
+export function assets(dirs: readonly string[]): Assets {
+  const files = new Map<string, { dir: string; version: string }>();
+  for (const dir of dirs) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const other = files.get(entry.name);
+      if (other) throw new Error(`${entry.name} is both in ${other.dir} and in ${dir}`);
+      const hash = createHash('sha1').update(readFileSync(join(dir, entry.name)));
+      files.set(entry.name, { dir, version: hash.digest('base64url').slice(0, 12) });
+    }
   }
   return {
     url(name) {
-      const version = versions.get(name);
-      if (!version) throw new Error(`No asset named ${name} in ${dir}`);
-      return `${PREFIX}${name}?v=${version}`;
+      const file = files.get(name);
+      if (!file) throw new Error(`No asset named ${name} in ${dirs.join(' or ')}`);
+      return `${PREFIX}${name}?v=${file.version}`;
     },
     middleware: async (ctx, next) => {
       if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
         return next();
       }
       const name = ctx.path.slice(PREFIX.length);
-      const version = versions.get(name);
-      if (version === undefined) return next();
-      ctx.set('Cache-Control', ctx.query.v === version ? IMMUTABLE : 'no-cache');
-      await send(ctx, name, { root: dir });
+      const file = files.get(name);
+      if (file === undefined) return next();
+      ctx.set('Cache-Control', ctx.query.v === file.version ? IMMUTABLE : 'no-cache');
+      await send(ctx, name, { root: file.dir });
     },
   };
 }

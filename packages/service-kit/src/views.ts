@@ -3,8 +3,10 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
 import type { RenderFile } from './view-engine.js';
 
-/** The views the kit brings (the API reference); they extend the service's own `layout`. */
+/** The views the kit brings (the API reference); they extend the service's own `layout`, which has a `head` block. */
 export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
+/** The kit's own assets (the API reference's stylesheet), served beside the service's. */
+export const KIT_PUBLIC = join(dirname(fileURLToPath(import.meta.url)), '..', 'public');
 
 /** Renders a Pug view (its path relative to the service's views) to a string. */
 export function renderView(
