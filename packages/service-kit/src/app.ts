@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants as zlib } from 'node:zlib';
@@ -12,10 +13,9 @@ import { type CorsOptions, corsFor } from './cors.js';
 import { type Api, docsPage } from './docs.js';
 import { BadRequest, errorHandler } from './errors.js';
 import { type Logger, silentLogger } from './log.js';
-import { createMetricsRegistry, metricsEndpoint, requestMetrics } from './metrics.js';
+import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
+import { requestObserver } from './observe.js';
 import { mount } from './operations.js';
-import { requestId } from './request-id.js';
-import { requestLog } from './request-log.js';
 import { type ResponseCache, responseCache } from './response-cache.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
 import { viewEngine } from './view-engine.js';
@@ -126,12 +126,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       : options.metrics === true || options.metrics === undefined
         ? createMetricsRegistry(options.service)
         : options.metrics;
-  app.use(requestId());
-  if (options.logRequests) app.use(requestLog(logger));
-  if (metrics) {
-    app.metrics = metrics;
-    app.use(requestMetrics(metrics));
-  }
+  app.metrics = metrics;
+  const observer = requestObserver({
+    log: options.logRequests ? logger : undefined,
+    metrics,
+  });
   const security = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -141,10 +140,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: false,
   });
-  // What every request needs, cached answer or not: its id, its log line and metrics, the
-  // one error path, a well-formed request, CORS and conditional GET. The response cache comes
-  // next: an answer it holds skips everything below (its headers, security ones included, were
-  // recorded with it).
+  app.use(observer.middleware);
   app.use(
     errorHandler({
       logger,
@@ -161,18 +157,20 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     }),
   );
   app.use(wellFormedRequest);
+  // The cache keeps what everything below decided (CORS and security headers, compression,
+  // validators) and sends it again before Koa runs: see `callback` below.
+  const cache = cacheMaxBytes > 0 ? responseCache(cacheMaxBytes) : undefined;
+  if (cache) {
+    app.responseCache = cache;
+    app.use(cache.middleware);
+  }
   app.use(corsFor(isJson, options.cors ?? { origins: [] }));
   app.use(notModifiedHasNoEncoding);
   app.use(conditionalGet());
-  if (cacheMaxBytes > 0) {
-    app.responseCache = responseCache(cacheMaxBytes);
-    app.use(app.responseCache.middleware);
-  }
   app.use(withHeaders(security));
   if (metrics) app.use(metricsEndpoint(metrics));
   app.use(compress({ threshold: COMPRESS_THRESHOLD, br: BROTLI, deflate: false, zstd: false }));
-  app.use(withoutValidatorWhenNoStore);
-  app.use(etag({ weak: true }));
+  app.use(validatorUnlessNoStore);
   app.use(serializeJson);
   app.use(files.middleware);
   app.use(async (ctx, next) => {
@@ -190,8 +188,30 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   }
   mount(router, api.operations);
   app.use(router.routes()).use(router.allowedMethods());
+
+  if (cache) {
+    // An answer the cache keeps is sent before Koa runs: a hit costs about what a bare
+    // node:http server answering the same bytes costs.
+    const koaCallback = app.callback.bind(app);
+    app.callback = () => {
+      const handle = koaCallback();
+      return async (req, res) => {
+        const answer = hostMissing(req as IncomingMessage)
+          ? undefined
+          : cache.lookup(req as IncomingMessage);
+        if (!answer) return handle(req, res);
+        observer.outsideKoa(req as IncomingMessage, (requestId) => ({
+          status: cache.send(answer, req as IncomingMessage, res as ServerResponse, requestId),
+          route: answer.route,
+        }));
+      };
+    };
+  }
   return app;
 }
+
+/** An HTTP/1.1 request without Host, which Node lets through and no route may answer. */
+const hostMissing = (req: IncomingMessage) => req.httpVersion === '1.1' && !req.headers.host;
 
 /** Whether a path is one of the prefixes or below one (`/api` covers `/api/games`, not `/apis`). */
 export const underPaths =
@@ -204,7 +224,7 @@ export const underPaths =
  * whose percent-encoding is broken (Koa would silently keep the raw text).
  */
 const wellFormedRequest: Middleware = async (ctx, next) => {
-  if (ctx.req.httpVersion === '1.1' && ctx.get('Host') === '') {
+  if (hostMissing(ctx.req)) {
     throw new BadRequest('An HTTP/1.1 request needs a Host header');
   }
   for (const part of ctx.querystring.split('&')) {
@@ -235,15 +255,19 @@ const notModifiedHasNoEncoding: Middleware = async (ctx, next) => {
   if (ctx.status === 304) ctx.remove('Content-Encoding');
 };
 
-/** An answer that must not be stored (a random page, a health check) has nothing to revalidate. */
-const withoutValidatorWhenNoStore: Middleware = async (ctx, next) => {
+const weakEtag = etag({ weak: true });
+const nothingBelow = async () => {};
+
+/**
+ * A weak ETag for every answer but one that must not be stored (a random page, a health check),
+ * which has nothing to revalidate.
+ */
+const validatorUnlessNoStore: Middleware = async (ctx, next) => {
   await next();
-  if (NO_STORE.test(ctx.response.get('Cache-Control'))) {
-    ctx.remove('ETag');
-    // `If-None-Match: *` matches any answer (koa-conditional-get would send 304): not this one.
-    delete ctx.request.headers['if-none-match'];
-    delete ctx.request.headers['if-modified-since'];
-  }
+  if (!NO_STORE.test(ctx.response.get('Cache-Control'))) return weakEtag(ctx, nothingBelow);
+  // `If-None-Match: *` matches any answer (koa-conditional-get would send 304): not this one.
+  delete ctx.request.headers['if-none-match'];
+  delete ctx.request.headers['if-modified-since'];
 };
 
 /** JSON is serialized once, here, so that the validator and compression see the bytes sent. */

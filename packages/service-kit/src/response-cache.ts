@@ -1,8 +1,17 @@
-// Hand-written: no maintained Koa cache keys on the negotiated encoding or empties on writes.
+// Hand-written: no maintained Koa cache keys on the negotiated encoding, honours Vary, answers
+// before the framework runs, and empties on writes.
+import type {
+  ClientRequest,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
 import { Readable } from 'node:stream';
+import fresh from 'fresh';
 import type { Context, Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
+import { routeOf } from './metrics.js';
 
 /** The encodings a cached answer can have, best first (compression below the cache makes them). */
 export const ENCODINGS = ['br', 'gzip', 'identity'] as const;
@@ -13,16 +22,40 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const NOT_STORABLE = /(?:^|,)\s*(?:no-store|private)\b/i;
 /** Rough cost of an entry beyond its body, so that many tiny entries still count. */
 const ENTRY_OVERHEAD = 256;
+/** Response headers that belong to one request or connection, never kept with the answer. */
+const OWN_HEADERS = new Set([
+  'x-request-id',
+  'connection',
+  'keep-alive',
+  'date',
+  'content-length',
+  'transfer-encoding',
+]);
+/** What a 304 leaves out: it has no body (RFC 9110 15.4.5). */
+const BODY_HEADERS = new Set(['content-type', 'content-encoding']);
 
-interface Entry {
-  headers: Record<string, string | string[] | number>;
-  body: Buffer;
-  /** The route template that made it, for the request log and metrics of a hit. */
-  route: unknown;
+/** A kept answer: the bytes sent, the headers that came with them and what they depend on. */
+export interface CachedAnswer {
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Buffer;
+  /** The route template that made it, for the request log and metrics. */
+  readonly route: string;
+  /** The request headers its Vary names (but Accept-Encoding, in the key), as they were. */
+  readonly varies: readonly (readonly [string, string | undefined])[];
+  /** Its validators, lower-cased as `fresh` reads them. */
+  readonly validators: { etag?: string; 'last-modified'?: string };
 }
 
 export interface ResponseCache {
+  /**
+   * Koa middleware: keeps the storable answers to GETs Koa computes (the kept ones are sent by
+   * `lookup` and `send`, before Koa), and empties the cache on every write.
+   */
   middleware: Middleware;
+  /** The kept answer that fits this request, if any: same URL, encoding and varying headers. */
+  lookup(req: IncomingMessage): CachedAnswer | undefined;
+  /** Sends a kept answer, with the request's id: 304 when its validators match, else 200. */
+  send(answer: CachedAnswer, req: IncomingMessage, res: ServerResponse, requestId: string): number;
   /** What the kept answers weigh, in bytes (bodies, headers and a fixed overhead each). */
   readonly bytes: number;
   readonly entries: number;
@@ -30,18 +63,19 @@ export interface ResponseCache {
 
 /**
  * The one response cache of a service. A GET answered 200 whose Cache-Control allows a shared
- * cache to store it is kept, as the bytes sent, under its method, path with query and the
- * encoding negotiated from ENCODINGS (never a raw header value); the next identical GETs are
- * answered from memory without running anything below. The total is bounded by `maxBytes`,
- * least recently used first out. Any write (an unsafe method that was not a client error)
- * empties it, and an answer computed while a write finished is not kept: exact for a process
- * that sees every write to its data.
+ * cache to store it is kept, as the bytes sent, under its path with query and the encoding
+ * negotiated from ENCODINGS (never a raw header value); the next GETs that match it (same key,
+ * same values of the headers its Vary names) are answered from memory before Koa runs, with
+ * their own request id, and 304 when their validators match. The total is bounded by
+ * `maxBytes`, least recently used first out. Any write (an unsafe method that was not a client
+ * error) empties it, and an answer computed while a write finished is not kept: exact for a
+ * process that sees every write to its data.
  */
 export function responseCache(maxBytes: number): ResponseCache {
-  const cache = new LRUCache<string, Entry>({
+  const cache = new LRUCache<string, CachedAnswer>({
     maxSize: maxBytes,
     maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
-    sizeCalculation: (entry) => entrySize(entry),
+    sizeCalculation: (answer) => answerSize(answer),
   });
   let writes = 0;
 
@@ -58,34 +92,63 @@ export function responseCache(maxBytes: number): ResponseCache {
       }
       return;
     }
-    const encoding = negotiate(ctx);
-    // Compression below sees exactly the encoding this entry is kept under.
+    const encoding = negotiate(ctx.req);
+    // Compression below sees exactly the encoding this answer is kept under.
     ctx.request.headers['accept-encoding'] = encoding;
-    const key = `GET ${ctx.url} ${encoding}`;
-    const hit = cache.get(key);
-    if (hit) {
-      (ctx as { _matchedRoute?: unknown })._matchedRoute = hit.route;
-      ctx.status = 200;
-      ctx.set(hit.headers as Record<string, string>);
-      ctx.body = hit.body;
-      return;
-    }
     const writesBefore = writes;
-    const headersBefore = { ...ctx.response.headers };
     await next();
-    if (!storable(ctx)) return;
+    const varies = storable(ctx);
+    if (!varies) return;
     const body = await toBuffer(ctx.body);
     ctx.body = body;
     if (writes !== writesBefore) return;
-    const headers: Entry['headers'] = {};
-    for (const [name, value] of Object.entries(ctx.response.headers)) {
-      if (value !== undefined && headersBefore[name] !== value) headers[name] = value;
+    const headers: OutgoingHttpHeaders = {};
+    for (const name of rawHeaderNames(ctx.res)) {
+      if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = ctx.res.getHeader(name);
     }
-    cache.set(key, { headers, body, route: (ctx as { _matchedRoute?: unknown })._matchedRoute });
+    const etag = ctx.response.get('ETag');
+    const lastModified = ctx.response.get('Last-Modified');
+    cache.set(keyOf(ctx.req.url, encoding), {
+      headers,
+      body,
+      route: routeOf(ctx),
+      varies: varies.map((name) => [name, headerValue(ctx.req, name)] as const),
+      validators: {
+        ...(etag && { etag }),
+        ...(lastModified && { 'last-modified': lastModified }),
+      },
+    });
   };
 
   return {
     middleware,
+    lookup(req) {
+      if (req.method !== 'GET') return undefined;
+      const answer = cache.get(keyOf(req.url, negotiate(req)));
+      if (!answer) return undefined;
+      for (const [name, value] of answer.varies) {
+        if (headerValue(req, name) !== value) return undefined;
+      }
+      return answer;
+    },
+    send(answer, req, res, requestId) {
+      if (fresh(req.headers, answer.validators)) {
+        const headers: OutgoingHttpHeaders = { 'X-Request-Id': requestId };
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (!BODY_HEADERS.has(name.toLowerCase())) headers[name] = value;
+        }
+        res.writeHead(304, headers);
+        res.end();
+        return 304;
+      }
+      res.writeHead(200, {
+        'X-Request-Id': requestId,
+        ...answer.headers,
+        'Content-Length': answer.body.length,
+      });
+      res.end(answer.body);
+      return 200;
+    },
     get bytes() {
       return cache.calculatedSize;
     },
@@ -95,8 +158,14 @@ export function responseCache(maxBytes: number): ResponseCache {
   };
 }
 
-function negotiate(ctx: Context): Encoding {
-  const negotiator = new Negotiator(ctx.request);
+/** Node has it on every outgoing message; @types/node 20 declares it on ClientRequest only. */
+const rawHeaderNames = (res: ServerResponse): string[] =>
+  (res as unknown as ClientRequest).getRawHeaderNames();
+
+const keyOf = (url: string | undefined, encoding: Encoding) => `${encoding} ${url}`;
+
+function negotiate(req: IncomingMessage): Encoding {
+  const negotiator = new Negotiator(req);
   // negotiator 1.x takes a server preference for ties; its types predate it.
   const encoding = (
     negotiator.encoding as (available: readonly string[], options: object) => string | undefined
@@ -104,13 +173,26 @@ function negotiate(ctx: Context): Encoding {
   return (encoding as Encoding | undefined) ?? 'identity';
 }
 
-function storable(ctx: Context): boolean {
-  return (
-    ctx.status === 200 &&
-    ctx.body != null &&
-    !NOT_STORABLE.test(ctx.response.get('Cache-Control')) &&
-    !ctx.response.get('Set-Cookie')
-  );
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The request headers a storable answer varies on (but Accept-Encoding), or undefined when it
+ * may not be kept: not a 200 with a body, not for a shared cache, setting a cookie, or `Vary: *`.
+ */
+function storable(ctx: Context): string[] | undefined {
+  if (ctx.status !== 200 || ctx.body == null) return undefined;
+  if (NOT_STORABLE.test(ctx.response.get('Cache-Control')) || ctx.response.get('Set-Cookie')) {
+    return undefined;
+  }
+  const vary = ctx.response
+    .get('Vary')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'accept-encoding');
+  return vary.includes('*') ? undefined : vary;
 }
 
 async function toBuffer(body: unknown): Promise<Buffer> {
@@ -124,7 +206,7 @@ async function toBuffer(body: unknown): Promise<Buffer> {
   return Buffer.from(JSON.stringify(body));
 }
 
-function entrySize({ headers, body }: Entry): number {
+function answerSize({ headers, body }: CachedAnswer): number {
   let size = ENTRY_OVERHEAD + body.length;
   for (const [name, value] of Object.entries(headers)) size += name.length + String(value).length;
   return size;

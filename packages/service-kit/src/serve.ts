@@ -1,4 +1,10 @@
-import { createServer, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from './log.js';
@@ -27,8 +33,20 @@ function rawJsonError(status: number, message: string): string {
  * would answer itself (a malformed request, a request without Host, CONNECT) answered with the
  * JSON error body.
  */
-export function createHttpServer(app: Koa): Server {
-  const server = createServer({ requireHostHeader: false }, app.callback());
+export function createHttpServer(
+  app: Koa,
+  beforeEach?: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const handle = app.callback();
+  const server = createServer(
+    { requireHostHeader: false },
+    beforeEach
+      ? (req, res) => {
+          beforeEach(req, res);
+          return handle(req, res);
+        }
+      : handle,
+  );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && error.code !== 'ECONNRESET') {
@@ -59,10 +77,10 @@ export async function serve(
   app: Koa,
   { port, host, logger, onClose = () => {} }: ServeOptions,
 ): Promise<string> {
-  const server = createHttpServer(app);
   const open = new Set<ServerResponse>();
   let closing = false;
-  server.on('request', (_req, res: ServerResponse) => {
+  // Before the app, which may answer at once (from its cache).
+  const server = createHttpServer(app, (_req, res) => {
     if (closing) res.setHeader('Connection', 'close');
     open.add(res);
     res.once('close', () => open.delete(res));

@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import { expect } from 'chai';
-import { listen } from '../src/testing/http.js';
+import { captureLogger, listen } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
 /** A GET whose body is kept as the bytes sent (supertest would decompress it). */
@@ -142,6 +142,60 @@ describe('response cache', () => {
     expect(res.headers['access-control-allow-origin']).to.equal('https://allowed.example');
     const other = await request(server).get('/api/items').set('Origin', 'https://evil.example');
     expect(other.headers['access-control-allow-origin']).to.equal(undefined);
+  });
+
+  it('sends a kept answer with the headers Koa sent, but its own request id and date', async () => {
+    const { app, calls } = fixtureService();
+    const { url, server } = await listen(app);
+    const first = await rawGet(`${url}/api/items`, { 'X-Request-Id': 'first' });
+    const second = await rawGet(`${url}/api/items`, { 'X-Request-Id': 'second' });
+    server.close();
+    expect(calls.list).to.equal(1);
+    expect(second.body.equals(first.body)).to.equal(true);
+    const { date: _a, 'x-request-id': firstId, ...firstRest } = first.headers;
+    const { date: _b, 'x-request-id': secondId, ...secondRest } = second.headers;
+    expect([firstId, secondId]).to.deep.equal(['first', 'second']);
+    expect(secondRest).to.deep.equal(firstRest);
+  });
+
+  it('answers a matching conditional GET with the 304 Koa would send', async () => {
+    const notModified = async (cacheMaxBytes: number) => {
+      const { app, calls, request } = fixtureService({ cacheMaxBytes });
+      const server = app.callback();
+      const { etag } = (await request(server).get('/api/items').expect(200)).headers;
+      const res = await request(server)
+        .get('/api/items')
+        .set('If-None-Match', etag as string)
+        .expect(304);
+      const { date: _date, 'x-request-id': _id, ...headers } = res.headers;
+      return { headers, calls: calls.list };
+    };
+    const cached = await notModified(64 * 1024);
+    const fromKoa = await notModified(0);
+    expect(cached.calls).to.equal(1);
+    expect(fromKoa.calls).to.equal(2);
+    expect(cached.headers).to.deep.equal(fromKoa.headers);
+    expect(cached.headers).to.not.have.property('content-type');
+  });
+
+  it('logs and times a kept answer like any other, under its route template', async () => {
+    const logger = captureLogger();
+    const { app, request } = fixtureService({ logger, logRequests: true });
+    const server = app.callback();
+    await request(server).get('/api/items?page=1').expect(200);
+    await request(server).get('/api/items?page=1').set('X-Request-Id', 'kept-1').expect(200);
+    const requests = logger.lines.filter((line) => line.message === 'request');
+    expect(requests).to.have.length(2);
+    expect(requests[1]).to.include({
+      method: 'GET',
+      path: '/api/items',
+      status: 200,
+      requestId: 'kept-1',
+    });
+    const metrics = await app.metrics!.metrics();
+    expect(metrics).to.match(
+      /http_request_duration_seconds_count\{[^}]*route="\/api\/items"[^}]*status="200"[^}]*\} 2/,
+    );
   });
 
   it('is off with a bound of 0', async () => {
