@@ -165,21 +165,20 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     app.use(cache.middleware);
   }
   app.use(corsFor(isJson, options.cors ?? { origins: [] }));
-  app.use(notModifiedHasNoEncoding);
-  app.use(conditionalGet());
+  app.use(notModified);
   app.use(withHeaders(security));
   if (metrics) app.use(metricsEndpoint(metrics));
   app.use(compress({ threshold: COMPRESS_THRESHOLD, br: BROTLI, deflate: false, zstd: false }));
   app.use(validatorUnlessNoStore);
   app.use(serializeJson);
   app.use(files.middleware);
-  app.use(async (ctx, next) => {
+  app.use((ctx, next) => {
     if (isJson(ctx)) return next();
     ctx.state.asset = files.url;
     ctx.state.path = ctx.path;
     ctx.state.h = helpers;
     render ??= loadViews();
-    return (await render)(ctx, next);
+    return render.then((views) => views(ctx, next));
   });
   app.use(unknownMethodIsNotAllowed);
   const router = new Router();
@@ -223,7 +222,7 @@ export const underPaths =
  * What Node lets through but no route can answer: an HTTP/1.1 request without Host, and a query
  * whose percent-encoding is broken (Koa would silently keep the raw text).
  */
-const wellFormedRequest: Middleware = async (ctx, next) => {
+const wellFormedRequest: Middleware = (ctx, next) => {
   if (hostMissing(ctx.req)) {
     throw new BadRequest('An HTTP/1.1 request needs a Host header');
   }
@@ -237,7 +236,7 @@ const wellFormedRequest: Middleware = async (ctx, next) => {
       ]);
     }
   }
-  await next();
+  return next();
 };
 
 /**
@@ -249,9 +248,11 @@ const unknownMethodIsNotAllowed: Middleware = async (ctx, next) => {
   if (ctx.status === 501 && ctx.body == null) ctx.status = ctx.response.get('Allow') ? 405 : 404;
 };
 
-/** A 304 decided above compression carries no body, hence no Content-Encoding. */
-const notModifiedHasNoEncoding: Middleware = async (ctx, next) => {
-  await next();
+const conditional = conditionalGet();
+
+/** koa-conditional-get's 304, decided above compression: no body, hence no Content-Encoding. */
+const notModified: Middleware = async (ctx, next) => {
+  await conditional(ctx, next);
   if (ctx.status === 304) ctx.remove('Content-Encoding');
 };
 

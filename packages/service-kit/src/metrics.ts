@@ -36,11 +36,13 @@ export function requestDuration(registry: Registry): Histogram<'method' | 'route
 
 /** GET /metrics: the registry in Prometheus' text format, never cached. */
 export function metricsEndpoint(registry: Registry): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     ctx.set('Cache-Control', 'no-store');
     ctx.type = registry.contentType;
-    ctx.body = await registry.metrics();
+    return registry.metrics().then((text) => {
+      ctx.body = text;
+    });
   };
 }
 

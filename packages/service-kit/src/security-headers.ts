@@ -23,7 +23,7 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
 /** Sets these headers on every answer, before the rest runs. */
 export const withHeaders =
   (headers: Record<string, string>): Middleware =>
-  async (ctx, next) => {
+  (ctx, next) => {
     ctx.set(headers);
-    await next();
+    return next();
   };
