@@ -34,7 +34,7 @@ start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ct
 
 start-dist: build ## Start every service from the compiled JavaScript, as in production
 	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait' INT TERM; \
-	for s in $(SERVICES); do (cd $$s && exec node dist/server.js) & pids+=($$!); done; \
+	for s in $(SERVICES); do (cd $$s && exec $(NPM) start --silent) & pids+=($$!); done; \
 	wait
 
 test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fails

@@ -2,7 +2,8 @@
 # Static checks of the container files (no engine needed):
 #   - every compose file combination is valid (`docker-compose config -q`, or `docker compose`),
 #     and every Dockerfile a compose file names exists (which `config -q` does not check);
-#   - every service Dockerfile passes `dockerfile-utils lint` (errors fail; warnings are shown).
+#   - every service Dockerfile passes `dockerfile-utils lint` (errors fail; warnings are shown),
+#     and its CMD is the command of the service's `npm start`.
 # Installs docker-compose (Debian package, without the Docker engine it recommends) when missing
 # and it can (root with apt-get).
 set -euo pipefail
@@ -54,6 +55,16 @@ for dockerfile in *-service/Dockerfile; do
   else
     log "FAIL dockerfile-utils lint $dockerfile:"; sed 's/^/    /' <<<"$out" >&2; failed=1
   fi
+done
+
+# The image runs what `npm start` runs, Node's flags included (the bench measures that command).
+for dir in *-service; do
+  start=$(node -p "require('./$dir/package.json').scripts.start")
+  cmd=$(node -e '
+    const line = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l.startsWith("CMD ")).pop();
+    console.log(JSON.parse(line.slice(4)).join(" "));' "$dir/Dockerfile")
+  if [ "$cmd" = "$start" ]; then log "ok   $dir/Dockerfile CMD is npm start's command"
+  else log "FAIL $dir/Dockerfile CMD ($cmd) is not npm start's command ($start)"; failed=1; fi
 done
 
 [ "$failed" = 0 ] || die "the container files have errors"

@@ -389,7 +389,7 @@ async function main() {
     '',
     routeTable(rows),
     '',
-    'Each service as started above (compiled JavaScript, `node dist/server.js`): time from spawn to its listening log line, resident memory (VmRSS) right after start and after all of its routes above were loaded.',
+    'Each service as started above (compiled JavaScript, the command of its `npm start`): time from spawn to its listening log line, resident memory (VmRSS) right after start and after all of its routes above were loaded.',
     '',
     processTable(processes),
     '',

@@ -71,10 +71,17 @@ export async function startProcess(
   };
 }
 
-/** Starts one of the services from its compiled JavaScript (`make build`), as its image does. */
+/**
+ * Starts one of the services from its compiled JavaScript (`make build`) the way `npm start`
+ * and its image do: the `node` command of its `start` script, Node's flags included.
+ */
 export function startService(
   name: ServiceName,
   env: Record<string, string> = {},
 ): Promise<RunningProcess> {
-  return startProcess(join(repoRoot, name), ['dist/server.js'], env);
+  const dir = join(repoRoot, name);
+  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const [command, ...args] = String(scripts?.start ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`${name}'s start script does not run node: ${command}`);
+  return startProcess(dir, args, env);
 }

@@ -106,6 +106,9 @@ export function openCdDatabase(file: string, options: SqliteOptions = {}): Datab
     checkTables(db, file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
+    // 512 KiB of pages instead of SQLite's 2 MiB (which grew the process by about 9 MB under
+    // writes): repeated reads are answered by the response cache, the rest by the OS's cache.
+    db.pragma('cache_size = -512');
     db.exec(SCHEMA_SQL);
     return db;
   } catch (error) {
