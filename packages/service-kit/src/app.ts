@@ -199,10 +199,17 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
           ? undefined
           : cache.lookup(req as IncomingMessage);
         if (!answer) return handle(req, res);
-        observer.outsideKoa(req as IncomingMessage, (requestId) => ({
-          status: cache.send(answer, req as IncomingMessage, res as ServerResponse, requestId),
-          route: answer.route,
-        }));
+        try {
+          observer.outsideKoa(req as IncomingMessage, (requestId) => ({
+            status: cache.send(answer, req as IncomingMessage, res as ServerResponse, requestId),
+            route: answer.route,
+          }));
+        } catch (error) {
+          // Never expected; the app, with its one error path, answers instead when it still can.
+          logger.error({ err: error, url: req.url }, 'sending a cached answer failed');
+          if (!res.headersSent) return handle(req, res);
+          res.destroy();
+        }
       };
     };
   }

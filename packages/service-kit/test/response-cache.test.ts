@@ -198,6 +198,20 @@ describe('response cache', () => {
     );
   });
 
+  it('lets the app answer, and logs, when sending a kept answer fails', async () => {
+    const logger = captureLogger();
+    const { app, calls, request } = fixtureService({ logger });
+    const server = app.callback();
+    await request(server).get('/api/items').expect(200);
+    app.responseCache!.send = () => {
+      throw new Error('broken');
+    };
+    const res = await request(server).get('/api/items').expect(200);
+    expect(res.body).to.deep.equal([{ id: 1, name: 'first' }]);
+    expect(calls.list).to.equal(2);
+    expect(logger.lines.map((line) => line.message)).to.include('sending a cached answer failed');
+  });
+
   it('is off with a bound of 0', async () => {
     const { app, calls, request } = fixtureService({ cacheMaxBytes: 0 });
     await request(app.callback()).get('/api/items').expect(200);
