@@ -75,9 +75,12 @@ export function responseCache(maxBytes: number): ResponseCache {
   const cache = new LRUCache<string, CachedAnswer>({
     maxSize: maxBytes,
     maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
-    sizeCalculation: (answer) => answerSize(answer),
+    // The key (its URL, up to Node's header limit) weighs too: long URLs cannot slip past the bound.
+    sizeCalculation: (answer, key) => key.length + answerSize(answer),
   });
   let writes = 0;
+  // What `lookup` negotiated for a request it could not answer, so that Koa need not again.
+  const negotiated = new WeakMap<IncomingMessage, Encoding>();
 
   const middleware: Middleware = async (ctx, next) => {
     if (ctx.method !== 'GET') {
@@ -92,7 +95,7 @@ export function responseCache(maxBytes: number): ResponseCache {
       }
       return;
     }
-    const encoding = negotiate(ctx.req);
+    const encoding = negotiated.get(ctx.req) ?? negotiate(ctx.req);
     // Compression below sees exactly the encoding this answer is kept under.
     ctx.request.headers['accept-encoding'] = encoding;
     const writesBefore = writes;
@@ -124,12 +127,11 @@ export function responseCache(maxBytes: number): ResponseCache {
     middleware,
     lookup(req) {
       if (req.method !== 'GET') return undefined;
-      const answer = cache.get(keyOf(req.url, negotiate(req)));
-      if (!answer) return undefined;
-      for (const [name, value] of answer.varies) {
-        if (headerValue(req, name) !== value) return undefined;
-      }
-      return answer;
+      const encoding = negotiate(req);
+      const answer = cache.get(keyOf(req.url, encoding));
+      if (answer?.varies.every(([name, value]) => headerValue(req, name) === value)) return answer;
+      negotiated.set(req, encoding);
+      return undefined;
     },
     send(answer, req, res, requestId) {
       if (fresh(req.headers, answer.validators)) {

@@ -83,6 +83,19 @@ describe('response cache', () => {
     expect(app.responseCache!.entries).to.be.at.most(9);
   });
 
+  it('counts each URL in its bound: long query strings cannot outgrow it', async () => {
+    const maxBytes = 64 * 1024;
+    const { app, request } = fixtureService({ cacheMaxBytes: maxBytes });
+    const server = app.callback();
+    const padding = 'x'.repeat(6000);
+    for (let n = 0; n < 40; n++) {
+      await request(server).get(`/api/items?n=${n}&pad=${padding}`).expect(200);
+      expect(app.responseCache!.bytes).to.be.at.most(maxBytes);
+    }
+    // Each entry weighs at least its 6 KB URL: at most ten fit in 64 KB.
+    expect(app.responseCache!.entries).to.be.within(1, 10);
+  });
+
   it('evicts the least recently used answers beyond its bound', async () => {
     const maxBytes = 40 * 1024;
     const { app, calls, request } = fixtureService({ cacheMaxBytes: maxBytes });
