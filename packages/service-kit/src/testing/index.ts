@@ -10,4 +10,5 @@ export {
   type PageCheckOptions,
   VIEWPORT_WIDTHS,
 } from './layout.js';
+export { expectDocumentedGetsAndHeads, expectValidOpenApiDocument } from './openapi.js';
 export { type BrowserSession, openBrowserSession } from './session.js';
