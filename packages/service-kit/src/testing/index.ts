@@ -2,7 +2,13 @@ export type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 export { expectAccessible, launchBrowser } from './browser.js';
 export { Conformance } from './conformance.js';
 export { expectApiReference } from './docs.js';
-export { captureLogger, expectErrorBody, type LogLine, listen } from './http.js';
+export {
+  captureLogger,
+  expectErrorBody,
+  expectRevalidates,
+  type LogLine,
+  listen,
+} from './http.js';
 export {
   checkPageAtWidths,
   expectNoOverflow,
