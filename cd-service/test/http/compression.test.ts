@@ -75,7 +75,7 @@ describeEachStore('compression', (factory) => {
     await fill(20);
     expect((await rawGet('/cds', 'gzip, br')).headers['content-encoding']).to.equal('br');
     const page = await rawGet('/docs', 'identity');
-    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(page.body.toString())?.[1];
+    const href = /href="(\/assets\/base\.css\?v=[\w-]+)"/.exec(page.body.toString())?.[1];
     const css = await rawGet(href ?? '', 'gzip');
     expect(css.headers['content-encoding']).to.equal('gzip');
   });
