@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import { type RunningProcess, startService } from '../src/process.js';
 import { freshCdFile } from './cd-store.js';
@@ -163,4 +164,27 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers, ${CY
       await service.stop();
     }
   });
+});
+
+describe('a connection that never sent a byte does not hold a SIGTERM', function () {
+  this.timeout(30_000);
+
+  for (const name of ['games-service', 'cd-service'] as const) {
+    it(`${name} exits 0 and logs "shut down" with such a connection open`, async () => {
+      const service = await startService(name, { CD_DB_PATH: freshCdFile() });
+      const logs: string[] = [];
+      service.child.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+      const { port } = new URL(service.url);
+      const idle = connect(Number(port), '127.0.0.1');
+      await once(idle, 'connect');
+      const closed = once(idle, 'close');
+      const exit = once(service.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      service.child.kill('SIGTERM');
+      const [code] = await exit;
+      await closed;
+      expect(code).to.equal(0);
+      expect(logs.join('')).to.include('"message":"shut down"');
+      expect(logs.join('')).to.not.include('forcing exit');
+    });
+  }
 });

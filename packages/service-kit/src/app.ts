@@ -16,7 +16,7 @@ import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
 import { requestObserver } from './observe.js';
 import { mount } from './operations.js';
-import { type ResponseCache, responseCache } from './response-cache.js';
+import { negotiateEncoding, type ResponseCache, responseCache } from './response-cache.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
 import { viewEngine } from './view-engine.js';
 import { KIT_PUBLIC, kitHelpers, renderView } from './views.js';
@@ -35,6 +35,22 @@ const BROTLI = (_type: string, size: number) => ({
   },
 });
 const NO_STORE = /(?:^|,)\s*no-store\b/i;
+
+const compressed = compress({
+  threshold: COMPRESS_THRESHOLD,
+  br: BROTLI,
+  deflate: false,
+  zstd: false,
+});
+/**
+ * koa-compress, told the one encoding negotiated for the request (the one the response cache
+ * keys on): left to itself, it answers `identity;q=0` with `Content-Encoding: undefined`, which
+ * Node refuses with a 500.
+ */
+const compression: Middleware = (ctx, next) => {
+  ctx.request.headers['accept-encoding'] = negotiateEncoding(ctx.req);
+  return compressed(ctx, next);
+};
 
 /** The Content-Security-Policy of sites whose pages load only their own assets. */
 export const PAGES_POLICY = {
@@ -168,7 +184,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(notModified);
   app.use(withHeaders(security));
   if (metrics) app.use(metricsEndpoint(metrics));
-  app.use(compress({ threshold: COMPRESS_THRESHOLD, br: BROTLI, deflate: false, zstd: false }));
+  app.use(compression);
   app.use(validatorUnlessNoStore);
   app.use(serializeJson);
   app.use(files.middleware);

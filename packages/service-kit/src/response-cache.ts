@@ -79,25 +79,28 @@ export function responseCache(maxBytes: number): ResponseCache {
     sizeCalculation: (answer, key) => key.length + answerSize(answer),
   });
   let writes = 0;
-  // What `lookup` negotiated for a request it could not answer, so that Koa need not again.
-  const negotiated = new WeakMap<IncomingMessage, Encoding>();
 
   const middleware: Middleware = async (ctx, next) => {
     if (ctx.method !== 'GET') {
       if (SAFE_METHODS.has(ctx.method)) return next();
+      let status: unknown;
       try {
         await next();
+        status = ctx.status;
+      } catch (error) {
+        // Thrown: the error path above decides the status, from the error's own.
+        status = (error as { status?: unknown }).status;
+        throw error;
       } finally {
-        if (ctx.status < 400 || ctx.status >= 500) {
+        // Anything but a client mistake may have written (a failure, even after its write).
+        if (!(typeof status === 'number' && status >= 400 && status < 500)) {
           writes++;
           cache.clear();
         }
       }
       return;
     }
-    const encoding = negotiated.get(ctx.req) ?? negotiate(ctx.req);
-    // Compression below sees exactly the encoding this answer is kept under.
-    ctx.request.headers['accept-encoding'] = encoding;
+    const encoding = negotiateEncoding(ctx.req);
     const writesBefore = writes;
     await next();
     const varies = storable(ctx);
@@ -127,11 +130,10 @@ export function responseCache(maxBytes: number): ResponseCache {
     middleware,
     lookup(req) {
       if (req.method !== 'GET') return undefined;
-      const encoding = negotiate(req);
-      const answer = cache.get(keyOf(req.url, encoding));
-      if (answer?.varies.every(([name, value]) => headerValue(req, name) === value)) return answer;
-      negotiated.set(req, encoding);
-      return undefined;
+      const answer = cache.get(keyOf(req.url, negotiateEncoding(req)));
+      return answer?.varies.every(([name, value]) => headerValue(req, name) === value)
+        ? answer
+        : undefined;
     },
     send(answer, req, res, requestId) {
       if (fresh(req.headers, answer.validators)) {
@@ -166,13 +168,25 @@ const rawHeaderNames = (res: ServerResponse): string[] =>
 
 const keyOf = (url: string | undefined, encoding: Encoding) => `${encoding} ${url}`;
 
-function negotiate(req: IncomingMessage): Encoding {
-  const negotiator = new Negotiator(req);
-  // negotiator 1.x takes a server preference for ties; its types predate it.
-  const encoding = (
-    negotiator.encoding as (available: readonly string[], options: object) => string | undefined
-  )(ENCODINGS, { preferred: ENCODINGS });
-  return (encoding as Encoding | undefined) ?? 'identity';
+const negotiated = new WeakMap<IncomingMessage, Encoding>();
+
+/**
+ * The encoding of the answer to `req`, from ENCODINGS, best first; identity when the request
+ * accepts none of them (`identity;q=0`: an answer without encoding beats none at all). Once per
+ * request: the cache keys on it and compression makes it.
+ */
+export function negotiateEncoding(req: IncomingMessage): Encoding {
+  let encoding = negotiated.get(req);
+  if (encoding === undefined) {
+    // negotiator 1.x takes a server preference for ties; its types predate it.
+    const negotiator = new Negotiator(req) as unknown as {
+      encoding(available: readonly string[], options: object): string | undefined;
+    };
+    const best = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS });
+    encoding = (best as Encoding | undefined) ?? 'identity';
+    negotiated.set(req, encoding);
+  }
+  return encoding;
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
@@ -208,8 +222,9 @@ async function toBuffer(body: unknown): Promise<Buffer> {
   return Buffer.from(JSON.stringify(body));
 }
 
-function answerSize({ headers, body }: CachedAnswer): number {
+function answerSize({ headers, body, varies }: CachedAnswer): number {
   let size = ENTRY_OVERHEAD + body.length;
+  for (const [name, value] of varies) size += name.length + (value?.length ?? 0);
   for (const [name, value] of Object.entries(headers)) size += name.length + String(value).length;
   return size;
 }

@@ -78,12 +78,17 @@ export async function serve(
   { port, host, logger, onClose = () => {} }: ServeOptions,
 ): Promise<string> {
   const open = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
   let closing = false;
   // Before the app, which may answer at once (from its cache).
   const server = createHttpServer(app, (_req, res) => {
     if (closing) res.setHeader('Connection', 'close');
     open.add(res);
     res.once('close', () => open.delete(res));
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -110,6 +115,9 @@ export async function serve(
     });
     for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
     server.closeIdleConnections();
+    // Connections that never sent a byte (a browser's preconnect, a balancer's TCP check) are
+    // not idle to Node, and would hold the exit until the forced one.
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -90,6 +90,18 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
       },
     },
     {
+      id: 'addItemThenFail',
+      method: 'post',
+      path: '/api/items/half-done',
+      summary: 'Adds an item, then fails unexpectedly',
+      responses: { 201: { description: 'Never', schema: itemSchema } },
+      errors: [],
+      handler: () => {
+        items.push({ id: items.length + 1, name: 'half-done' });
+        throw new Error('failed after the write');
+      },
+    },
+    {
       id: 'boom',
       method: 'get',
       path: '/api/boom',

@@ -39,6 +39,20 @@ describe('compression', () => {
     const plain = await request(server).get('/api/big/2').set('Accept-Encoding', 'identity');
     expect(plain.headers['content-encoding']).to.equal(undefined);
   });
+
+  it('answers without encoding a client that refuses identity and every encoding we have', async () => {
+    for (const cacheMaxBytes of [0, 1024 * 1024]) {
+      const { app: plain } = fixtureService({ cacheMaxBytes });
+      for (const refusal of ['identity;q=0', '*;q=0', 'zstd, identity;q=0']) {
+        const res = await request(plain.callback())
+          .get('/api/big/2')
+          .set('Accept-Encoding', refusal)
+          .expect(200);
+        expect(res.headers['content-encoding'], refusal).to.equal(undefined);
+        expect(res.body.filler).to.have.length(2048);
+      }
+    }
+  });
 });
 
 describe('request id', () => {
@@ -101,6 +115,7 @@ describe('OpenAPI document and /docs', () => {
       '/api/items',
       '/api/random',
       '/api/big/{size}',
+      '/api/items/half-done',
       '/api/boom',
       '/openapi.json',
     ]);

@@ -124,6 +124,15 @@ describe('response cache', () => {
     expect(calls.list).to.equal(2);
   });
 
+  it('empties itself when a write fails unexpectedly: it may have written first', async () => {
+    const { app, request } = fixtureService();
+    const server = app.callback();
+    await request(server).get('/api/items').expect(200);
+    await request(server).post('/api/items/half-done').expect(500);
+    const after = await request(server).get('/api/items').expect(200);
+    expect(after.body.map((item: { name: string }) => item.name)).to.include('half-done');
+  });
+
   it('keeps what it holds when a write is refused as a client mistake', async () => {
     const { app, request } = fixtureService();
     const server = app.callback();
