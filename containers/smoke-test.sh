@@ -169,6 +169,21 @@ check_container() {
   else failed=$((failed + 1)); log "FAIL $service: no restart policy"; fi
 }
 
+# The runtime image runs compiled JavaScript only: no TypeScript source (declarations aside), no
+# tests, no tsx, esbuild or typescript.
+check_no_build_tools() {
+  local service=$1 found
+  found=$(podman exec "$(container_of "$service")" sh -c '
+    cd /app
+    find . -path "*/node_modules" -prune -o \( -name "*.ts" ! -name "*.d.ts" -o -name test -type d -o -name "*.test.*" \) -print
+    for dir in */node_modules packages/*/node_modules; do
+      for tool in tsx esbuild typescript @esbuild; do [ -e "$dir/$tool" ] && echo "$dir/$tool"; done
+    done
+    true' 2>&1 | head -5) || true
+  if [ -z "$found" ]; then passed=$((passed + 1)); log "ok   $service: no TypeScript sources, tests, tsx, esbuild or typescript in the image"
+  else failed=$((failed + 1)); log "FAIL $service: the image holds build or test files: ${found//$'\n'/ }"; fi
+}
+
 # What an image adds to its base, in MB: the runtime image is compiled JavaScript, production
 # dependencies and the seed only.
 declare -A SIZE_LIMIT_MB=([games-service]=15 [travel-service]=15 [cd-service]=30)
@@ -214,6 +229,7 @@ for service in "${SMOKE_SERVICES[@]}"; do
   expect "$service" "GET /healthz" 200 '"status": *"ok"' -- "$u/healthz"
   expect "$service" "GET /metrics" 200 'http_request_duration_seconds_count' -- "$u/metrics"
   check_container "$service"
+  check_no_build_tools "$service"
   check_image_size "$service"
   check_cold_start "$service" "$u"
   case $service in
