@@ -177,7 +177,9 @@ check_no_build_tools() {
     cd /app
     find . -path "*/node_modules" -prune -o \( -name "*.ts" ! -name "*.d.ts" -o -name test -type d -o -name "*.test.*" \) -print
     for dir in */node_modules packages/*/node_modules; do
-      for tool in tsx esbuild typescript @esbuild; do [ -e "$dir/$tool" ] && echo "$dir/$tool"; done
+      for tool in tsx esbuild typescript @esbuild; do
+        [ -n "$(ls -A "$dir/$tool" 2>/dev/null)" ] && echo "$dir/$tool"
+      done
     done
     true' 2>&1 | head -5) || true
   if [ -z "$found" ]; then passed=$((passed + 1)); log "ok   $service: no TypeScript sources, tests, tsx, esbuild or typescript in the image"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # slim-node-modules.sh DIR...: removes from installed production dependencies what a running
 # service never reads (source maps, type declarations, Markdown, tests and docs, a native addon's
-# sources and build leftovers), for the runtime images. Licence files stay.
+# sources and build leftovers), and the empty folders npm prune leaves (scopes such as
+# @esbuild), for the runtime images. Licence files stay.
 set -eu
 for dir in "$@"; do
   [ -d "$dir" ] || continue
@@ -19,4 +20,5 @@ for dir in "$@"; do
       find "$addon/build" -depth -type d -empty -delete
     fi
   done
+  find "$dir" -mindepth 1 -depth -type d -empty -delete
 done
