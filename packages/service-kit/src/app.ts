@@ -156,6 +156,13 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: false,
   });
+  // A failure after the answer has started (a client gone in the middle of a streamed body)
+  // reaches Koa's 'error' event, not the error middleware; Koa would print its stack to stderr.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      logger.debug({ err: error }, 'the client left before the answer was sent');
+    } else logger.error({ err: error }, 'the answer failed after it started');
+  });
   app.use(observer.middleware);
   app.use(
     errorHandler({

@@ -12,6 +12,17 @@ import type { Logger } from './log.js';
 /** Longer than any request should take; a drained server exits long before. */
 const FORCED_EXIT_MS = 10_000;
 
+/** What Node's parser reports, answered as Node itself would (431, 408), else 400. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
+};
+const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
+
+/** The answer a connection is sending: Node keeps it on the socket, and its own clientError handler reads it there. */
+const answerUnderWay = (socket: Socket) =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+
 /** An error answered on the socket itself, before Koa: the JSON error body, then the socket is closed. */
 function rawJsonError(status: number, message: string): string {
   const body = JSON.stringify({ error: message, status });
@@ -49,8 +60,10 @@ export function createHttpServer(
   );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && error.code !== 'ECONNRESET') {
-      socket.end(rawJsonError(400, 'Malformed HTTP request'));
+    // Bytes written into an answer already under way would corrupt it: close instead, as Node does.
+    if (socket.writable && error.code !== 'ECONNRESET' && !answerUnderWay(socket)?.headersSent) {
+      const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+      socket.end(rawJsonError(status, message));
     } else socket.destroy();
   });
   // Node hands CONNECT to this event, never to the app; no route tunnels anything.

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServiceApp, type ServiceAppOptions } from '../src/app.js';
 import { describeApi } from '../src/docs.js';
@@ -117,10 +118,20 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
     { title: 'Fixture API', version: '1.0.0', description: 'For the kit tests.' },
     operations,
   );
-  const pages = new Router().get('/', async (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = await renderView(ctx, 'home', { title: 'Home', message: 'hello' });
-  });
+  const pages = new Router()
+    .get('/', async (ctx) => {
+      ctx.set('Cache-Control', 'public, max-age=60');
+      ctx.body = await renderView(ctx, 'home', { title: 'Home', message: 'hello' });
+    })
+    // An answer that stays under way: its first part is sent, the rest never comes (so the
+    // response cache, which keeps whole answers, must not wait for it).
+    .get('/streaming', (ctx) => {
+      const body = new PassThrough();
+      body.write('first part\n');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text';
+      ctx.body = body;
+    });
   const app = createServiceApp({
     service: 'fixture',
     root,

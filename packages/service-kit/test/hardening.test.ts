@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { expectErrorBody, listen } from '../src/testing/http.js';
+import { captureLogger, expectErrorBody, listen } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
 /** Sends raw bytes and reads the whole answer until the server closes or `ms` pass. */
@@ -155,6 +155,63 @@ describe('hardening', () => {
       const answer = await rawExchange(url, 'NOT HTTP AT ALL\r\n\r\n');
       expect(answer).to.match(/^HTTP\/1\.1 400/);
       expect(answer).to.include('"error":"Malformed HTTP request"');
+    });
+
+    it("answers request headers over Node's limit with 431 and the JSON error body", async () => {
+      const answer = await rawExchange(
+        url,
+        `GET /api/items HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+      );
+      expect(answer).to.match(/^HTTP\/1\.1 431/);
+      expect(answer).to.include('"status":431');
+    });
+
+    it('never writes an error into an answer already under way: the connection is closed instead', async () => {
+      const { port } = new URL(url);
+      const received = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /streaming HTTP/1.1\r\nHost: x\r\n\r\n'),
+        );
+        let text = '';
+        let garbageSent = false;
+        socket.on('data', (chunk) => {
+          text += chunk;
+          if (!garbageSent && text.includes('first part')) {
+            garbageSent = true;
+            socket.write('NOT HTTP AT ALL\r\n\r\n');
+          }
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(text));
+      });
+      expect(received).to.match(/^HTTP\/1\.1 200/);
+      expect(received).to.include('first part');
+      expect(received).not.to.include('HTTP/1.1 400');
+    });
+
+    it('logs a client that leaves in the middle of an answer, and prints no stack trace', async () => {
+      const logger = captureLogger();
+      logger.level = 'debug';
+      const listening = await listen(fixtureService({ logger }).app);
+      const printed: unknown[] = [];
+      const consoleError = console.error;
+      console.error = (...args: unknown[]) => printed.push(args);
+      try {
+        const { port } = new URL(listening.url);
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /streaming HTTP/1.1\r\nHost: x\r\n\r\n'),
+        );
+        socket.once('data', () => socket.destroy());
+        const left = 'the client left before the answer was sent';
+        while (!logger.lines.some((line) => line.message === left)) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        console.error = consoleError;
+        listening.server.close();
+      }
+      expect(printed).to.deep.equal([]);
+      expect(logger.lines.filter((line) => line.level === 'error')).to.deep.equal([]);
     });
 
     it('answers an oversized body with 413 and Connection: close, without reading the rest', async () => {
