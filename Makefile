@@ -32,9 +32,15 @@ start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ct
 	for s in $(SERVICES); do (cd $$s && exec node --conditions=source --import tsx src/server.ts) & pids+=($$!); done; \
 	wait
 
+# Runs each service's `npm start` command (its scripts.start, as the images do), but without npm:
+# npm and its `sh -c` do not pass SIGTERM on, so the servers would outlive a stopped make. Here
+# the subshell execs sh, which execs the command, so the trap signals node itself.
 start-dist: build ## Start every service from the compiled JavaScript, as in production
 	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait' INT TERM; \
-	for s in $(SERVICES); do (cd $$s && exec $(NPM) start --silent) & pids+=($$!); done; \
+	for s in $(SERVICES); do \
+	  (cd $$s && cmd=$$(node -p 'require("./package.json").scripts.start') && \
+	   PATH="$$PWD/node_modules/.bin:$$PATH" exec sh -c "exec $$cmd") & pids+=($$!); \
+	done; \
 	wait
 
 test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fails

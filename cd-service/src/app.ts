@@ -35,7 +35,6 @@ const CONTENT_SECURITY_POLICY = {
 };
 
 /** A preflight may ask for the writes, with a bearer token and a JSON body. */
-const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
 const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'];
 
 export interface AppOptions
@@ -103,7 +102,7 @@ export function createApp({
     logRequests,
     metrics: registry ?? false,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-    cors: { origins: corsOrigins, methods: CORS_METHODS, headers: CORS_HEADERS },
+    cors: { origins: corsOrigins, headers: CORS_HEADERS },
     // Keeping answers is exact only when this process sees every write: true of the SQLite
     // file (one service owns it), not of a MongoDB that other replicas may write to.
     cacheMaxBytes: store.kind === 'sqlite' ? cacheMaxBytes : 0,

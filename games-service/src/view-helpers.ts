@@ -21,6 +21,8 @@ export const viewHelpers = {
   /** The cover's URL names its version, so that it can be cached for good. */
   coverUrl: (game: Game) => `/games/${game.id}/cover.svg?v=${coverVersion(game)}`,
   coverAlt,
+  /** Games of a later year than this one are announced, not out. */
+  isReleased: (game: Game) => game.releaseYear <= new Date().getFullYear(),
   searchUrl,
   plural: (count: number, one: string, many: string) =>
     `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`,

@@ -172,7 +172,10 @@ export class GameSearch {
 
   /** The positions of the matching games, in no particular order; `#all` when nothing filters. */
   #match(query: SearchQuery): Uint32Array {
-    const ranges = tokenize(query.q ?? '').map((word) => this.#wordRange(word));
+    const words = tokenize(query.q ?? '');
+    // Text with no letter or digit (`-`, an emoji) has no word to start one: it matches nothing.
+    if (words.length === 0 && (query.q ?? '').trim() !== '') return new Uint32Array(0);
+    const ranges = words.map((word) => this.#wordRange(word));
     const hasGenre = query.genre !== undefined && query.genre.trim() !== '';
     const genre = hasGenre ? this.#genreIds.get(genreKey(query.genre as string)) : undefined;
     const minYear = Math.max(query.year ?? -Infinity, query.from ?? -Infinity);

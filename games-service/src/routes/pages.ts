@@ -22,13 +22,20 @@ export const SEARCH_PAGE_SIZE = 24;
 const COVER_FOREVER = 'public, max-age=31536000, immutable';
 const COVER_A_DAY = 'public, max-age=86400';
 
-/** The orders the search page offers; the first (no `sort`) is best first. */
+/**
+ * The orders the search page offers: the default (no `sort`: best rated, more reviews breaking
+ * ties), then every sort key, so that the order a URL asks for is the one shown as chosen.
+ */
 export const SEARCH_ORDERS = [
   { sort: '', label: 'Best rated first' },
+  { sort: '-rating', label: 'Highest rating first' },
+  { sort: 'rating', label: 'Lowest rating first' },
   { sort: 'title', label: 'Title, A to Z' },
+  { sort: '-title', label: 'Title, Z to A' },
   { sort: '-releaseYear', label: 'Newest first' },
   { sort: 'releaseYear', label: 'Oldest first' },
   { sort: '-reviewCount', label: 'Most reviewed first' },
+  { sort: 'reviewCount', label: 'Least reviewed first' },
 ];
 
 /** What the search page reads from its URL; other parameters are ignored. */
@@ -117,8 +124,10 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
       }
       const shownGenre =
         genre && catalogue.genres.find((g) => g.toLowerCase() === genre.trim().toLowerCase());
+      const title = searchTitle(q, shownGenre ?? genre);
       return page(ctx, 'search', {
-        title: searchTitle(q, shownGenre ?? genre),
+        title: pageNumber > 1 ? `${title}, page ${pageNumber}` : title,
+        heading: title,
         description: 'Search the games on the shelf by title, developer and genre.',
         q: q ?? '',
         genre: shownGenre ?? genre ?? '',

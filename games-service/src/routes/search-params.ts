@@ -19,10 +19,15 @@ export interface QueryParam {
 const query = (name: string, description: string, schema: Record<string, unknown>) =>
   ({ name, in: 'query', description, schema }) as const;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 const text = (raw: string) =>
-  raw.length <= MAX_QUERY_LENGTH
-    ? { value: raw }
-    : { error: `must be at most ${MAX_QUERY_LENGTH} characters` };
+  raw.length > MAX_QUERY_LENGTH
+    ? { error: `must be at most ${MAX_QUERY_LENGTH} characters` }
+    : CONTROL_CHARACTER.test(raw)
+      ? { error: 'must not contain control characters' }
+      : { value: raw.trim() };
 
 export function integerIn(minimum: number, maximum: number) {
   return (raw: string) => {
@@ -119,9 +124,13 @@ export const PAGING_PARAMS = {
   },
 } satisfies Record<string, QueryParam>;
 
+/** Parameters a search form sends empty when nothing is chosen: empty, they are absent. */
+const EMPTY_IS_ABSENT = new Set(['q', 'genre', 'sort']);
+
 /**
  * Reads the parameters a route knows, each at most once and valid, into the query the search
- * takes (empty `q` and `genre` are no filter, as a search box sends them). `strict`: any other
+ * takes (an empty `q`, `genre` or `sort` is no filter and the default order, as a search form
+ * sends them). `strict`: any other
  * parameter is a problem too (the API); a page ignores them. Throws a 400 naming every problem.
  */
 export function readSearchQuery(
@@ -132,7 +141,7 @@ export function readSearchQuery(
   const problems: ErrorDetail[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
-    const param = params[name];
+    const param = Object.hasOwn(params, name) ? params[name] : undefined;
     if (!param) {
       if (strict) {
         problems.push({
@@ -142,7 +151,7 @@ export function readSearchQuery(
       }
     } else if (Array.isArray(value)) {
       problems.push({ field: name, message: 'must be given once' });
-    } else if (value !== undefined) {
+    } else if (value !== undefined && !(value === '' && EMPTY_IS_ABSENT.has(name))) {
       const read = param.read(value);
       if ('error' in read) problems.push({ field: name, message: read.error });
       else values[name] = read.value;
@@ -158,6 +167,6 @@ export function readSearchQuery(
     const summary = problems.map((p) => `${p.field} ${p.message}`).join('; ');
     throw new BadRequest(`Invalid query: ${summary}`, problems);
   }
-  for (const name of ['q', 'genre']) if (values[name] === '') delete values[name];
+  for (const name of EMPTY_IS_ABSENT) if (values[name] === '') delete values[name];
   return values as SearchQuery & Record<string, unknown>;
 }

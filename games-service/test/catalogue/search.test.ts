@@ -156,8 +156,12 @@ describe('GameSearch', function () {
       expect(find({ q: '"halo",  combat…' })).to.deep.equal([5]);
     });
 
-    it('does not filter on an empty, blank or punctuation-only query', () => {
-      for (const q of ['', '   ', '\t\n', '!?-']) expect(find({ q })).to.have.length(games.length);
+    it('does not filter on an empty or blank query', () => {
+      for (const q of ['', '   ', '\t\n']) expect(find({ q })).to.have.length(games.length);
+    });
+
+    it('matches nothing for a query without a letter or digit (no word can start one)', () => {
+      for (const q of ['!?-', '😀', ' - ']) expect(find({ q })).to.deep.equal([]);
     });
   });
 

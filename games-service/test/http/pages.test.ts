@@ -82,6 +82,19 @@ describe('pages', () => {
     expect(res.text).to.include('Not yet rated');
   });
 
+  it('/games/:id says a game of a later year is expected, not released', async () => {
+    const year = new Date().getFullYear();
+    const games = [
+      makeGame({ id: 1, releaseYear: year + 1, rating: null }),
+      makeGame({ id: 2, releaseYear: year }),
+    ];
+    const app = createApp({ catalogue: new Catalogue(games) }).callback();
+    const announced = await request(app).get('/games/1').expect(200);
+    expect(announced.text).to.include(`<dt>Expected</dt><dd>${year + 1}</dd>`);
+    const out = await request(app).get('/games/2').expect(200);
+    expect(out.text).to.include(`<dt>Released</dt><dd>${year}</dd>`);
+  });
+
   it('/hidden-gems lists every gem and states the criterion', async () => {
     const res = await request(app).get('/hidden-gems').expect(200);
     expectCleanPage(res.text);

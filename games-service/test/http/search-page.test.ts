@@ -36,6 +36,59 @@ describe('the search page', () => {
     expect(res.text).to.match(/<option value="title" selected>/);
   });
 
+  it('takes what its form sends when nothing is chosen: empty genre and sort are no filter and the default order', async () => {
+    const form = await request(app).get('/search?q=zelda&genre=&sort=').expect(200);
+    const plain = await request(app).get('/search?q=zelda').expect(200);
+    expect(cardIds(form.text)).to.deep.equal(cardIds(plain.text));
+    expect(cardIds(form.text).length).to.be.above(0);
+    expect(form.text).to.match(/<option value="" selected>Best rated first/);
+  });
+
+  it('shows the order a URL asks for as chosen, for every sort key', async () => {
+    for (const sort of [
+      'rating',
+      '-rating',
+      'title',
+      '-title',
+      'releaseYear',
+      '-releaseYear',
+      'reviewCount',
+      '-reviewCount',
+    ]) {
+      const res = await request(app).get(`/search?sort=${sort}`).expect(200);
+      expect(res.text, sort).to.include(`<option value="${sort}" selected>`);
+    }
+  });
+
+  it('matches nothing for text without a letter or digit, and everything for blanks', async () => {
+    for (const q of ['😀', '-', '.']) {
+      const res = await request(app)
+        .get(`/search?q=${encodeURIComponent(q)}`)
+        .expect(200);
+      expect(cardIds(res.text), q).to.deep.equal([]);
+      expect(res.text).to.include('No game matches');
+    }
+    const blank = await request(app).get('/search?q=%20%20').expect(200);
+    expect(blank.text).to.include('<h1>All games</h1>');
+    expect(cardIds(blank.text).length).to.equal(SEARCH_PAGE_SIZE);
+  });
+
+  it('refuses control characters in the query with the 400 page', async () => {
+    const res = await request(app)
+      .get('/search?q=zelda%00')
+      .expect(400)
+      .expect('Content-Type', /html/);
+    expect(res.text).to.include('must not contain control characters');
+    expect(res.text).to.not.include('\u0000');
+  });
+
+  it('names the page in the title past the first, and says "Game 145 of 145" on a last page of one', async () => {
+    const res = await request(app).get('/search?page=7').expect(200);
+    expect(res.text).to.include('<title>All games, page 7 · Game Shelf</title>');
+    expect(res.text).to.include('<h1>All games</h1>');
+    expect(res.text).to.include('Game 145 of 145');
+  });
+
   it('pages through the results, keeping the query in the links', async () => {
     const last = Math.ceil(catalogue.size / SEARCH_PAGE_SIZE);
     const res = await request(app).get(`/search?sort=-releaseYear&page=2`).expect(200);

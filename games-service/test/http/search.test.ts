@@ -132,6 +132,14 @@ describe('GET /api/games with search parameters', () => {
     expect(res.body).to.have.length(catalogue.size);
   });
 
+  it("answers 400 to parameters named like an object's own methods, on the API and the search page", async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const api = await request(app).get(`/api/games?${name}=x`).expect(400);
+      expect(api.body.details[0].field, name).to.equal(name);
+      await request(app).get(`/search?${name}=x`).expect(200);
+    }
+  });
+
   it('answers 400 naming each unknown, repeated or invalid parameter', async () => {
     const cases: [string, { field: string; message: string }[]][] = [
       [

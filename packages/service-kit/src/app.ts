@@ -15,7 +15,7 @@ import { BadRequest, errorHandler } from './errors.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
 import { requestObserver } from './observe.js';
-import { mount } from './operations.js';
+import { mount, type Operation } from './operations.js';
 import { negotiateEncoding, type ResponseCache, responseCache } from './response-cache.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
 import { viewEngine } from './view-engine.js';
@@ -134,6 +134,14 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     });
   };
   const helpers = { ...kitHelpers, ...options.viewHelpers };
+  /** What a page's templates need: `ctx.render` (koa-views) and the locals every page has. */
+  const preparePage = async (ctx: Context) => {
+    ctx.state.asset = files.url;
+    ctx.state.path = ctx.path;
+    ctx.state.h = helpers;
+    render ??= loadViews();
+    await (await render)(ctx, async () => {});
+  };
   const { errorView } = options;
 
   const metrics =
@@ -172,11 +180,14 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       renderPage:
         errorView === undefined
           ? undefined
-          : (ctx, error) =>
-              renderView(ctx, errorView, {
+          : async (ctx, error) => {
+              // The request may have failed before the middleware that prepares pages ran.
+              await preparePage(ctx);
+              return renderView(ctx, errorView, {
                 title: error.status === 404 ? 'Not found' : 'Error',
                 error,
-              }),
+              });
+            },
     }),
   );
   app.use(wellFormedRequest);
@@ -187,7 +198,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     app.responseCache = cache;
     app.use(cache.middleware);
   }
-  app.use(corsFor(isJson, options.cors ?? { origins: [] }));
+  app.use(corsFor(isJson, methodsOf(api.operations), options.cors ?? { origins: [] }));
   app.use(notModified);
   app.use(withHeaders(security));
   if (metrics) app.use(metricsEndpoint(metrics));
@@ -195,13 +206,9 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(validatorUnlessNoStore);
   app.use(serializeJson);
   app.use(files.middleware);
-  app.use((ctx, next) => {
-    if (isJson(ctx)) return next();
-    ctx.state.asset = files.url;
-    ctx.state.path = ctx.path;
-    ctx.state.h = helpers;
-    render ??= loadViews();
-    return render.then((views) => views(ctx, next));
+  app.use(async (ctx, next) => {
+    if (!isJson(ctx)) await preparePage(ctx);
+    return next();
   });
   app.use(unknownMethodIsNotAllowed);
   const router = new Router();
@@ -238,6 +245,13 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   }
   return app;
 }
+
+/** The methods of the operations, as a preflight lists them (HEAD with GET). */
+const methodsOf = (operations: readonly Operation[]) => {
+  const methods = new Set(operations.map((operation) => operation.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods];
+};
 
 /** An HTTP/1.1 request without Host, which Node lets through and no route may answer. */
 const hostMissing = (req: IncomingMessage) => req.httpVersion === '1.1' && !req.headers.host;

@@ -4,16 +4,15 @@ import type { Context, Middleware } from 'koa';
 export interface CorsOptions {
   /** `*`, or the origins allowed; an empty list turns CORS off. */
   origins: readonly string[];
-  /** Methods a preflight may ask for (writes need listing). */
-  methods?: string[];
   /** Request headers a preflight may ask for. */
   headers?: string[];
 }
 
-/** CORS for the requests `applies` selects (the JSON API). */
+/** CORS for the requests `applies` selects (the JSON API), whose preflights allow `methods`. */
 export function corsFor(
   applies: (ctx: Context) => boolean,
-  { origins, methods, headers }: CorsOptions,
+  methods: readonly string[],
+  { origins, headers }: CorsOptions,
 ): Middleware {
   if (origins.length === 0) return (_ctx, next) => next();
   const anyOrigin = origins.includes('*');
@@ -25,7 +24,7 @@ export function corsFor(
     },
     exposeHeaders: ['ETag', 'X-Request-Id', 'X-Total-Count', 'Link', 'Location'],
     maxAge: 600,
-    ...(methods && { allowMethods: methods }),
+    allowMethods: [...methods],
     ...(headers && { allowHeaders: headers }),
   });
   return (ctx, next) => (applies(ctx) ? handler(ctx, next) : next());

@@ -141,6 +141,8 @@ export function errorHandler({
     ctx.status = body.status;
     ctx.set(always);
     ctx.set('Cache-Control', 'no-store');
+    // A body not read yet stays unread: Node would otherwise read all of it to reuse the connection.
+    if (!ctx.req.complete) ctx.set('Connection', 'close');
     if (renderPage && !isApi(ctx)) {
       try {
         ctx.body = await renderPage(ctx, body);

@@ -24,6 +24,9 @@ export function jsonBody(limit = '100kb'): Middleware {
     if (!UTF8.has(charset)) {
       throw new UnsupportedMediaType(`The body must be UTF-8 (charset=utf-8), not ${charset}`);
     }
+    // Content codings are case-insensitive (RFC 9110); the parser knows them in lower case.
+    const coding = ctx.get('Content-Encoding');
+    if (coding) ctx.req.headers['content-encoding'] = coding.toLowerCase();
     try {
       await parse(ctx, async () => {});
     } catch (error) {

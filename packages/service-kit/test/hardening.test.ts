@@ -72,8 +72,11 @@ describe('hardening', () => {
     expect(res.body.details).to.deep.equal([
       { field: 'name', message: 'is not valid percent-encoding' },
     ]);
+    // On a page, the error page in the site's layout, although the query was refused before any route.
     const page = await request(server).get('/?q=%E0%A4%A');
     expect(page.status).to.equal(400);
+    expect(page.headers['content-type']).to.match(/^text\/html/);
+    expect(page.text).to.include('The query parameter q is not valid percent-encoding');
   });
 
   describe('request bodies', () => {
@@ -90,6 +93,8 @@ describe('hardening', () => {
           );
         const good = gzipSync(JSON.stringify({ name: 'zipped' }));
         expect((await send('gzip', good)).status).to.equal(201);
+        // Content codings are case-insensitive (RFC 9110).
+        expect((await send('GZIP', good)).status).to.equal(201);
         for (const [encoding, body] of [
           ['gzip', Buffer.from('garbage')],
           ['br', Buffer.from('garbage')],
@@ -214,10 +219,11 @@ describe('hardening', () => {
       expect(logger.lines.filter((line) => line.level === 'error')).to.deep.equal([]);
     });
 
-    it('answers an oversized body with 413 and Connection: close, without reading the rest', async () => {
+    /** Sends a 50 MB body as fast as the server takes it: the answer, and how much was sent. */
+    const sendLargeBody = (headers: string) => {
       const { port } = new URL(url);
       const declared = 50 * 1024 * 1024;
-      const result = await new Promise<{ answer: string; sent: number }>((resolve) => {
+      return new Promise<{ answer: string; sent: number; declared: number }>((resolve) => {
         const socket = connect(Number(port), '127.0.0.1');
         let answer = '';
         let sent = 0;
@@ -226,9 +232,9 @@ describe('hardening', () => {
           answer += data;
         });
         socket.on('error', () => {});
-        socket.on('close', () => resolve({ answer, sent }));
+        socket.on('close', () => resolve({ answer, sent, declared }));
         socket.write(
-          `POST /api/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+          `POST /api/items HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${declared}\r\n\r\n`,
         );
         const pump = () => {
           while (sent < declared && !socket.destroyed) {
@@ -238,9 +244,20 @@ describe('hardening', () => {
         };
         pump();
       });
+    };
+
+    it('answers an oversized body with 413 and Connection: close, without reading the rest', async () => {
+      const result = await sendLargeBody('Content-Type: application/json\r\n');
       expect(result.answer).to.match(/^HTTP\/1\.1 413/);
       expect(result.answer).to.match(/connection: close/i);
-      expect(result.sent).to.be.below(declared / 2);
+      expect(result.sent).to.be.below(result.declared / 2);
+    });
+
+    it('closes the connection after any error answered before the body was read (415 here), without reading the rest', async () => {
+      const result = await sendLargeBody('Content-Type: text/plain\r\n');
+      expect(result.answer).to.match(/^HTTP\/1\.1 415/);
+      expect(result.answer).to.match(/connection: close/i);
+      expect(result.sent).to.be.below(result.declared / 2);
     });
   });
 });
