@@ -6,7 +6,6 @@ export const pagePath = (slug: string) => `/itineraries/${encodeURIComponent(slu
 /** Formatting shared by every template. */
 export const viewHelpers = {
   money: (units: number) => usd.format(units),
-  percent: (share: number) => `${Math.round(share * 100)}%`,
   /** The CSS class of a bar this wide, in steps of 5%; any share above 0 shows. */
   widthClass: (share: number) => `w-${share > 0 ? Math.max(5, Math.round(share * 20) * 5) : 0}`,
   pagePath,

@@ -19,3 +19,11 @@ export function createLogger(service: string, destination?: DestinationStream): 
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+/**
+ * Exits once every line logged so far is written, in order: pino writes stdout asynchronously,
+ * and at a bare `process.exit` a line still being written could land after the last one.
+ */
+export function exitAfterLogs(logger: Logger, code: number): void {
+  logger.flush(() => process.exit(code));
+}

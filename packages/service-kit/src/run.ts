@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, exitAfterLogs, type Logger } from './log.js';
 import { serve } from './serve.js';
 
 export interface Started {
@@ -29,6 +29,6 @@ export async function runService(
   } catch (error) {
     logger.error({ error: (error as Error).message }, `${service} cannot start`);
     await Promise.resolve(started?.onClose?.()).catch(() => {});
-    process.exit(1);
+    exitAfterLogs(logger, 1);
   }
 }

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
-import type { Logger } from './log.js';
+import { exitAfterLogs, type Logger } from './log.js';
 
 /** Longer than any request should take; a drained server exits long before. */
 const FORCED_EXIT_MS = 10_000;
@@ -114,17 +114,17 @@ export async function serve(
     logger.info({ signal, inFlight: open.size }, 'shutting down');
     setTimeout(() => {
       logger.warn({ inFlight: open.size }, `forcing exit after ${FORCED_EXIT_MS / 1000} s`);
-      process.exit(1);
+      exitAfterLogs(logger, 1);
     }, FORCED_EXIT_MS).unref();
     server.close(async () => {
       try {
         await onClose();
       } catch (error) {
         logger.error({ err: error }, 'closing failed');
-        process.exit(1);
+        return exitAfterLogs(logger, 1);
       }
       logger.info('shut down');
-      process.exit(0);
+      exitAfterLogs(logger, 0);
     });
     for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
     server.closeIdleConnections();

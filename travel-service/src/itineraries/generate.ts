@@ -7,6 +7,7 @@ import {
   MAX_PRICE,
 } from './destination.js';
 import { fromCents, toCents } from './money.js';
+import { wholePercents } from './percent.js';
 import { type Random, randomInt } from './random.js';
 
 export const MIN_ACTIVITIES = 3;
@@ -105,4 +106,9 @@ export function totalOf(activities: readonly Activity[]): number {
 export function budgetShares(itinerary: Itinerary): number[] {
   const total = toCents(itinerary.totalCost);
   return itinerary.activities.map((activity) => (total > 0 ? toCents(activity.price) / total : 0));
+}
+
+/** Each activity's share of the total in whole percents, for the budget list: they add up to 100. */
+export function budgetPercents(itinerary: Itinerary): number[] {
+  return wholePercents(itinerary.activities.map((activity) => toCents(activity.price)));
 }

@@ -1,5 +1,5 @@
 import { BadRequest, NotFound, Router, renderView } from 'service-kit';
-import { budgetShares } from '../itineraries/generate.js';
+import { budgetPercents, budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
 import type { Random } from '../itineraries/random.js';
 import { pagePath } from '../view-helpers.js';
@@ -17,6 +17,7 @@ function homeLocals(itineraries: Itineraries, random: Random) {
     destinations: itineraries.all,
     featured,
     shares: budgetShares(featured.itinerary),
+    percents: budgetPercents(featured.itinerary),
   };
 }
 
@@ -35,12 +36,13 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
         ctx.set('Cache-Control', NO_STORE);
         ctx.body = await renderView(ctx, 'home', homeLocals(itineraries, random));
       })
-      // The destination form of the home page, for browsers without JavaScript. Sent without a
-      // choice, it shows the home page again with a message beside the picker.
+      // The destination form of the home page: redirects to the chosen itinerary. Sent without
+      // a choice, it shows the home page again with a message beside the picker.
       .get('/itineraries', async (ctx) => {
         const asked = ctx.query.destination;
         if (Array.isArray(asked)) throw new BadRequest('Choose one destination.');
-        if (asked === undefined || asked.trim() === '') {
+        const name = asked?.trim() ?? '';
+        if (name === '') {
           ctx.status = 400;
           ctx.set('Cache-Control', NO_STORE);
           ctx.body = await renderView(ctx, 'home', {
@@ -50,7 +52,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
           return;
         }
         ctx.set('Cache-Control', STABLE);
-        ctx.redirect(pagePath(found(checkDestinationName(asked)).slug));
+        ctx.redirect(pagePath(found(checkDestinationName(name)).slug));
       })
       .get('/itineraries/:destination', async (ctx) => {
         const entry = found(destinationParam(ctx));
@@ -61,6 +63,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
           description: `A ${itinerary.activities.length}-activity plan for ${destination.name}, with prices and the total budget.`,
           entry,
           shares: budgetShares(itinerary),
+          percents: budgetPercents(itinerary),
         });
       })
   );

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { ActivityTemplate, Destination } from '../../src/itineraries/destination.js';
 import {
   type Activity,
+  budgetPercents,
   budgetShares,
   generateActivity,
   generateItinerary,
@@ -200,6 +201,29 @@ describe('budgetShares', () => {
         expect(shares).to.have.length(itinerary.activities.length);
         for (const share of shares) expect(share).to.be.within(0, 1);
         expect(shares.reduce((a, b) => a + b, 0)).to.be.closeTo(1, 1e-9);
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+});
+
+describe('budgetPercents', () => {
+  it("gives each activity's share in whole percents, from its exact cents, adding up to 100", () => {
+    const itinerary = {
+      destination: 'Testville',
+      activities: [0.1, 0.1, 0.1].map((price) => ({
+        name: String(price),
+        description: 'x',
+        price,
+        highlight: false,
+      })),
+      totalCost: 0.3,
+    };
+    expect(budgetPercents(itinerary)).to.deep.equal([34, 33, 33]);
+    fc.assert(
+      fc.property(destinationArb, seedArb, (destination, seed) => {
+        const percents = budgetPercents(generateItinerary(destination, seededRandom(seed)));
+        expect(percents.reduce((a, b) => a + b, 0)).to.equal(100);
       }),
       { numRuns: 200, seed: SEED },
     );
