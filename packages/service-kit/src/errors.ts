@@ -125,7 +125,7 @@ export function errorHandler({
     try {
       await next();
       if (ctx.status < 400 || ctx.body != null) return;
-      body = { error: fallThroughMessage(ctx), status: ctx.status };
+      body = { error: fallThroughMessage(ctx, isApi(ctx)), status: ctx.status };
     } catch (error) {
       body = toErrorBody(error);
       if (body.status >= 500) {
@@ -171,8 +171,10 @@ function toErrorBody(error: unknown): ErrorBody {
   return { error: statusText(serverStatus), status: serverStatus };
 }
 
-function fallThroughMessage(ctx: Context): string {
-  if (ctx.status === 404) return `Nothing here: ${ctx.method} ${ctx.path}`;
+function fallThroughMessage(ctx: Context, api: boolean): string {
+  if (ctx.status === 404) {
+    return api ? `Nothing here: ${ctx.method} ${ctx.path}` : `There is no page at ${ctx.path}.`;
+  }
   if (ctx.status === 405) return `Method ${ctx.method} is not allowed on ${ctx.path}`;
   return statusText(ctx.status);
 }

@@ -47,7 +47,7 @@ describe('errors', () => {
       .get('/no-such-page')
       .expect(404)
       .expect('Content-Type', /html/);
-    expect(res.text).to.include('Error page').and.to.include('Nothing here: GET /no-such-page');
+    expect(res.text).to.include('Error page').and.to.include('There is no page at /no-such-page.');
     expect(res.headers['cache-control']).to.equal('no-store');
   });
 
