@@ -13,10 +13,10 @@ import { exitAfterLogs, type Logger } from './log.js';
 const FORCED_EXIT_MS = 10_000;
 
 /** What Node's parser reports, answered as Node itself would (431, 408), else 400. */
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
-};
+const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
+  ['HPE_HEADER_OVERFLOW', [431, 'The request headers are too large']],
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'The request took too long to arrive']],
+]);
 const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
 
 /** The answer a connection is sending: Node keeps it on the socket, and its own clientError handler reads it there. */
@@ -62,7 +62,7 @@ export function createHttpServer(
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Bytes written into an answer already under way would corrupt it: close instead, as Node does.
     if (socket.writable && error.code !== 'ECONNRESET' && !answerUnderWay(socket)?.headersSent) {
-      const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+      const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
       socket.end(rawJsonError(status, message));
     } else socket.destroy();
   });
