@@ -15,20 +15,20 @@ help: ## List the targets
 
 install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/
 	@for p in $(PACKAGES) bench; do echo "== $$p: npm ci"; \
-	  [ "$$p" = cd-service ] && echo "   (cd-service compiles SQLite's driver from source: about 3 minutes the first time)"; \
+	  [ "$$p" = cd-service ] && echo "   (cd-service compiles SQLite's driver from source: about a minute on 2 cores, the first time)"; \
 	  (cd $$p && $(NPM) ci) || exit 1; done
 
 # Installs a package only when its lock file is newer than its node_modules.
 %/node_modules/.package-lock.json: %/package-lock.json
 	@echo "== $*: npm ci (first install)"
-	@if [ "$*" = cd-service ]; then echo "   cd-service compiles SQLite's driver from source: about 3 minutes, once"; fi
+	@if [ "$*" = cd-service ]; then echo "   cd-service compiles SQLite's driver from source: about a minute on 2 cores, once"; fi
 	@cd $* && $(NPM) ci
 
 build: $(INSTALLED) ## Compile the kit and every service to JavaScript (dist/), as the images do
 	@for p in $(PACKAGES); do echo "== $$p: build"; (cd $$p && $(NPM) run build) || exit 1; done
 
 start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ctrl-C, start again)
-	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait' INT TERM; \
+	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait; echo stopped; exit 0' INT TERM; \
 	for s in $(SERVICES); do (cd $$s && exec node --conditions=source --import tsx src/server.ts) & pids+=($$!); done; \
 	wait
 
@@ -36,7 +36,7 @@ start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ct
 # npm and its `sh -c` do not pass SIGTERM on, so the servers would outlive a stopped make. Here
 # the subshell execs sh, which execs the command, so the trap signals node itself.
 start-dist: build ## Start every service from the compiled JavaScript, as in production
-	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait' INT TERM; \
+	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait; echo stopped; exit 0' INT TERM; \
 	for s in $(SERVICES); do \
 	  (cd $$s && cmd=$$(node -p 'require("./package.json").scripts.start') && \
 	   PATH="$$PWD/node_modules/.bin:$$PATH" exec sh -c "exec $$cmd") & pids+=($$!); \

@@ -70,7 +70,13 @@ case $cmd in
     "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" down --remove-orphans "$@"
     # The podman API service these scripts started, if any, is not needed any more.
     if [ "$ENGINE" = podman ] && [ -n "${PODMAN_SOCK:-}" ]; then podman_service_stop "$PODMAN_SOCK"; fi ;;
-  logs) engine_start; exec "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" logs -f --tail=100 "$@" ;;
+  logs)
+    engine_start
+    # Ctrl-C is how a user stops following: say so in one line, without docker-compose's
+    # "Aborting." and a failed make.
+    trap 'echo stopped; exit 0' INT
+    "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" logs -f --tail=100 "$@" \
+      2> >(grep -v --line-buffered '^Aborting\.$' >&2) || true ;;
   ps)
     engine_start
     "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" ps
