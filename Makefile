@@ -11,7 +11,7 @@ NPM := npm --no-audit --no-fund --loglevel=error
 .DEFAULT_GOAL := help
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/
 	@for p in $(PACKAGES) bench; do echo "== $$p: npm ci"; \
@@ -93,3 +93,10 @@ check-containers: ## Static checks: every compose file combination, every Docker
 
 smoke-containers: ## Build the images and smoke-test the stack with podman (SKIPPED when podman cannot run)
 	@bash containers/smoke-test.sh
+
+# ---- Kubernetes (deploy/kubernetes/README.md): kubectl renders the kustomizations, npm's
+# kubernetes-models validates every object; no cluster is needed.
+.PHONY: check-k8s
+
+check-k8s: ## Render the Kubernetes manifests (base, overlays) and validate them offline
+	@bash deploy/kubernetes/check/check.sh
