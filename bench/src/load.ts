@@ -16,6 +16,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** The answers of each status: how many, and their latencies (a mix tells reads from writes). */
+  byStatus: Record<number, { count: number; p50Ms: number; p99Ms: number }>;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -23,37 +25,59 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
+const sortedTimes = (times: number[]) => times.sort((a, b) => a - b);
+
+const toAutocannon = (request: Request) => ({
+  method: request.method ?? 'GET',
+  path: request.path,
+  headers: request.body
+    ? { 'content-type': 'application/json', ...request.headers }
+    : request.headers,
+  body: request.body,
+});
+
 /**
  * autocannon against `url`, keeping every response time itself: autocannon's own histogram
- * counts whole milliseconds, too coarse for routes that answer in a tenth of one.
+ * counts whole milliseconds, too coarse for routes that answer in a tenth of one. Given a list
+ * of requests, each connection sends them in turn, over and over (a read/write mix).
  */
 export async function load(
   url: string,
-  request: Request,
+  request: Request | Request[],
   { connections = 32, seconds = 3 }: { connections?: number; seconds?: number } = {},
 ): Promise<LoadResult> {
   const times: number[] = [];
+  const timesByStatus = new Map<number, number[]>();
+  const requests = Array.isArray(request) ? request : [request];
   let instance: autocannon.Instance | undefined;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
     instance = autocannon(
       {
-        url: url + request.path,
-        method: request.method ?? 'GET',
-        headers: request.body
-          ? { 'content-type': 'application/json', ...request.headers }
-          : request.headers,
-        body: request.body,
+        url,
+        requests: requests.map(toAutocannon),
         connections,
         duration: seconds,
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
-  instance?.on('response', (_client, _status, _bytes, ms) => {
+  instance?.on('response', (_client, status, _bytes, ms) => {
     times.push(ms);
+    const list = timesByStatus.get(status) ?? [];
+    if (list.length === 0) timesByStatus.set(status, list);
+    list.push(ms);
   });
   const result = await finished;
-  times.sort((a, b) => a - b);
+  sortedTimes(times);
+  const byStatus: LoadResult['byStatus'] = {};
+  for (const [status, list] of timesByStatus) {
+    sortedTimes(list);
+    byStatus[status] = {
+      count: list.length,
+      p50Ms: percentile(list, 50),
+      p99Ms: percentile(list, 99),
+    };
+  }
   return {
     requestsPerSecond: result.requests.total / seconds,
     p50Ms: percentile(times, 50),
@@ -62,6 +86,7 @@ export async function load(
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    byStatus,
   };
 }
 
@@ -97,36 +122,4 @@ export function send(url: string, request: Request): Promise<RawResponse> {
     req.on('error', reject);
     req.end(request.body);
   });
-}
-
-/**
- * The median time of `count` requests sent one after another on one keep-alive connection:
- * the latency of a route without queueing, precise to microseconds.
- */
-export async function sequentialP50(
-  url: string,
-  request: Request | (() => Request),
-  count = 2000,
-): Promise<number> {
-  const next = typeof request === 'function' ? request : () => request;
-  const agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 1 });
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const { path, method = 'GET' } = next();
-      httpRequest(url + path, { agent, method }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      })
-        .on('error', reject)
-        .end();
-    });
-    times.push(performance.now() - start);
-  }
-  agent.destroy();
-  return percentile(
-    times.sort((a, b) => a - b),
-    50,
-  );
 }

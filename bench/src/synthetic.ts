@@ -69,16 +69,28 @@ export function writeSyntheticGames(dir: string, count: number): string {
   return file;
 }
 
+/** The genre that holds a quarter of the generated CDs, at every size. */
+export const QUARTER_GENRE = 'Rock';
+const OTHER_CD_GENRES = ['Jazz', 'Pop', 'Classical', 'Electronic', 'Folk', 'Blues'];
+
+/** Each artist has this many of the generated CDs, at every size. */
+export const CDS_PER_ARTIST = 20;
+
+/** The artist of the generated CD at `index`. */
+export const cdArtist = (index: number, count: number) =>
+  `Artist ${index % Math.max(1, Math.floor(count / CDS_PER_ARTIST))}`;
+
 /**
  * A CD seed file of `count` generated CDs (never committed: written to `dir`), for the service
- * to load into an empty store at its first start (CD_SEED_FILE); the bench imports no service code.
+ * to load into an empty store at its first start (CD_SEED_FILE): every fourth one of
+ * QUARTER_GENRE, CDS_PER_ARTIST per artist, release years 1950 to 2024 in turn.
  */
 export function writeSyntheticCds(dir: string, count: number): string {
   const cds = Array.from({ length: count }, (_, index) => ({
     title: `Generated Album ${index + 1}`,
-    // Twenty albums per artist at every size, so that an artist's answer is the same size.
-    artist: `Artist ${index % (count / 20)}`,
-    genre: GENRES[index % GENRES.length] as string,
+    artist: cdArtist(index, count),
+    genre:
+      index % 4 === 0 ? QUARTER_GENRE : (OTHER_CD_GENRES[index % OTHER_CD_GENRES.length] as string),
     releaseYear: 1950 + (index % 75),
   }));
   const file = join(dir, `cds-${count}.json`);

@@ -1,0 +1,96 @@
+// One route on its four servers: the service, its same-work floor, the plain Koa replay and the
+// bare replay, each in a process of its own, alternated.
+import { writeFileSync } from 'node:fs';
+import { alternate, type RunSettings, ratio, type Summary, summarize } from './compare.js';
+import { send } from './load.js';
+import type { RunningProcess } from './process.js';
+import { startBareReplay, startFloor, startKoaReplay, writeCaptured } from './replay.js';
+import type { Route } from './routes.js';
+
+export interface RouteRow {
+  route: Route;
+  service: Summary;
+  floor: Summary;
+  koa: Summary;
+  bare: Summary;
+  /** Median round-by-round ratios of the rates. */
+  ratios: {
+    serviceToFloor: number;
+    serviceToKoa: number;
+    serviceToBare: number;
+    floorToKoa: number;
+  };
+  /** Whether the floor answered the service's very body (a random page cannot). */
+  floorBody: 'same' | 'random' | 'differs';
+}
+
+export async function measureRoute(
+  route: Route,
+  service: RunningProcess,
+  serviceEnv: Record<string, string>,
+  settings: RunSettings,
+): Promise<RouteRow> {
+  const request = { path: route.path };
+  const answer = await send(service.url, request);
+  if (answer.status !== 200) {
+    throw new Error(`${route.service} answers ${route.path} with ${answer.status}`);
+  }
+  const captured = writeCaptured(answer);
+  const routePath = route.path.split('?')[0] ?? '/';
+  const servers: RunningProcess[] = [];
+  const started = async (start: Promise<RunningProcess>) => {
+    const server = await start;
+    servers.push(server);
+    return server;
+  };
+  try {
+    const floor = await started(startFloor(captured, route.floor, serviceEnv));
+    const koa = await started(startKoaReplay(captured, routePath));
+    const bare = await started(startBareReplay(captured));
+    for (const replay of [koa, bare]) {
+      const { body } = await send(replay.url, request);
+      if (!body.equals(answer.body)) throw new Error(`the replay of ${route.path} differs`);
+    }
+    const floorAnswer = await send(floor.url, request);
+    if (floorAnswer.status !== answer.status) {
+      throw new Error(`the floor answers ${route.path} with ${floorAnswer.status}`);
+    }
+    const floorBody = route.random
+      ? 'random'
+      : floorAnswer.body.equals(answer.body)
+        ? 'same'
+        : 'differs';
+    if (floorBody === 'differs') {
+      writeFileSync(`${captured}.service-body`, answer.body);
+      writeFileSync(`${captured}.floor-body`, floorAnswer.body);
+      process.stderr.write(
+        `  the floor's body differs: diff ${captured}.service-body ${captured}.floor-body\n`,
+      );
+    }
+    const runs = await alternate(
+      {
+        service: { url: service.url, request },
+        floor: { url: floor.url, request },
+        koa: { url: koa.url, request },
+        bare: { url: bare.url, request },
+      },
+      settings,
+    );
+    return {
+      route,
+      service: summarize(runs.service),
+      floor: summarize(runs.floor),
+      koa: summarize(runs.koa),
+      bare: summarize(runs.bare),
+      ratios: {
+        serviceToFloor: ratio(runs.service, runs.floor),
+        serviceToKoa: ratio(runs.service, runs.koa),
+        serviceToBare: ratio(runs.service, runs.bare),
+        floorToKoa: ratio(runs.floor, runs.koa),
+      },
+      floorBody,
+    };
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}

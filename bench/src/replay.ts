@@ -1,0 +1,53 @@
+// Starts the servers a route is compared with, each in a process of its own, from the service's
+// captured answer: the bare node:http replay, the plain Koa replay and the same-work floor.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RawResponse } from './load.js';
+import { type RunningProcess, repoRoot, startProcess } from './process.js';
+import type { CapturedFile } from './servers/captured.js';
+
+/** Headers that describe the connection or the moment, not the answer. */
+const SKIPPED = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
+
+/** Writes the answer where the servers read it (CAPTURED). */
+export function writeCaptured(response: RawResponse): string {
+  const headers = Object.fromEntries(
+    Object.entries(response.headers).filter(([name]) => !SKIPPED.has(name)),
+  );
+  const captured: CapturedFile = {
+    status: response.status,
+    headers,
+    body: response.body.toString('base64'),
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-captured-')), 'response.json');
+  writeFileSync(file, JSON.stringify(captured));
+  return file;
+}
+
+const startServer = (script: string, env: Record<string, string>) =>
+  startProcess(join(repoRoot, 'bench'), ['--import', 'tsx', `src/servers/${script}`], env);
+
+/** A bare node:http server answering the captured bytes to any request. */
+export const startBareReplay = (captured: string) => startServer('bare.ts', { CAPTURED: captured });
+
+/** A plain Koa 3 + @koa/router app answering the captured bytes at `routePath`. */
+export const startKoaReplay = (captured: string, routePath: string) =>
+  startServer('koa-replay.ts', { CAPTURED: captured, ROUTE_PATH: routePath });
+
+/**
+ * The same-work floor `floor` (`<service>/<name>`), given the service's environment (its seed,
+ * its SQLite file) so that it works on the same data.
+ */
+export const startFloor = (
+  captured: string,
+  floor: string,
+  serviceEnv: Record<string, string>,
+): Promise<RunningProcess> =>
+  startServer('floor.ts', { ...serviceEnv, CAPTURED: captured, FLOOR: floor });

@@ -1,0 +1,262 @@
+// RESULTS.md: the run's tables, each target MET or MISSED, and the hand-written sections that
+// follow "## What each layer costs" kept from the file as it was.
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { RunSettings, Summary } from './compare.js';
+import type { RouteRow } from './measure-route.js';
+import type { ServiceName } from './process.js';
+import { GROUPS, type Group } from './routes.js';
+import { type GrowthRow, LARGE, type ScaleResult, SMALL } from './scale.js';
+import { VARIED_REQUESTS } from './varied.js';
+import { MIX_CONNECTIONS, MIX_READ, type MixResult } from './writes.js';
+
+export const MAX_START_MS = 1000;
+export const MAX_RESIDENT_MB = 85;
+export const MIN_POSTS_RPS = 2000;
+export const MIN_MIX_RATIO = 0.5;
+
+export interface ProcessRow {
+  service: ServiceName;
+  /** Start to listening, ms, of each start. */
+  startMs: number[];
+  rssStartMb: number;
+  rssLoadedMb?: number;
+  rssVariedMb?: number;
+  variedStatuses?: Record<number, number>;
+}
+
+export interface BenchResults {
+  quick: boolean;
+  settings: RunSettings;
+  /** The machine's load average when the run began: a busy machine moves every figure. */
+  loadAverage: number;
+  routes: RouteRow[];
+  posts?: Summary;
+  mix?: MixResult;
+  processes: ProcessRow[];
+  cdScale?: ScaleResult;
+  gamesScale?: ScaleResult;
+}
+
+const LAYER_COSTS = '## What each layer costs';
+const LAYER_COSTS_PLACEHOLDER = `${LAYER_COSTS}
+
+PLACEHOLDER, not yet measured: the cost of each layer of the request path in microseconds per
+request, from a \`node --cpu-prof\` profile of each service under this bench's load (issue 19).
+\`make bench\` keeps this section and everything after it as written.
+`;
+
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
+const short = (service: string) => service.replace('-service', '');
+const verdict = (met: boolean, goal: string) => `${met ? 'MET' : 'MISSED'} (${goal})`;
+const atLeast = (value: number, min: number, digits = 2) =>
+  verdict(value >= min, `>= ${fmt(min, digits)}`);
+const atMost = (value: number, max: number, unit: string, digits = 0) =>
+  verdict(value <= max, `<= ${fmt(max, digits)}${unit}`);
+const latency = (s: Summary) => `${fmt(s.p50Ms, 2)} / ${fmt(s.p99Ms, 2)}`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+function routeTable(rows: RouteRow[]): string {
+  const lines = [
+    '| route | service req/s | floor req/s | plain Koa req/s | bare req/s | service / floor | service / plain Koa | service / bare | floor / plain Koa | floor body | target |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...rows.map(({ route, service, floor, koa, bare, ratios, floorBody }) => {
+      const target =
+        route.target === undefined ? 'reported' : atLeast(ratios.serviceToFloor, route.target);
+      return `| ${short(route.service)} \`GET ${route.path}\` | ${fmt(service.rps)} | ${fmt(floor.rps)} | ${fmt(koa.rps)} | ${fmt(bare.rps)} | ${fmt(ratios.serviceToFloor, 2)} | ${fmt(ratios.serviceToKoa, 2)} | ${fmt(ratios.serviceToBare, 2)} | ${fmt(ratios.floorToKoa, 2)} | ${floorBody} | ${target} |`;
+    }),
+    '',
+    'Latency, p50 / p99 in ms (medians of the rounds):',
+    '',
+    '| route | service | floor | plain Koa | bare |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(
+      ({ route, service, floor, koa, bare }) =>
+        `| ${short(route.service)} \`GET ${route.path}\` | ${latency(service)} | ${latency(floor)} | ${latency(koa)} | ${latency(bare)} |`,
+    ),
+  ];
+  const failures = rows.flatMap(({ route, ...servers }) =>
+    (['service', 'floor', 'koa', 'bare'] as const)
+      .filter((name) => servers[name].failed + servers[name].non2xx > 0)
+      .map(
+        (name) =>
+          `- ${short(route.service)} \`${route.path}\`, ${name}: ${servers[name].failed} failed, ${servers[name].non2xx} not 2xx.`,
+      ),
+  );
+  return [...lines, ...(failures.length ? ['', 'Failed answers:', '', ...failures] : [])].join(
+    '\n',
+  );
+}
+
+function growthTable(rows: GrowthRow[]): string {
+  return [
+    `| what | URL | req/s at ${fmt(SMALL)} | req/s at ${fmt(LARGE)} | p50 / p99 ms at ${fmt(SMALL)} | p50 / p99 ms at ${fmt(LARGE)} | time at ${fmt(LARGE)} / at ${fmt(SMALL)} | target |`,
+    '|---|---|---:|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.what} | \`${row.path}\` | ${fmt(row.small.rps)} | ${fmt(row.large.rps)} | ${latency(row.small)} | ${latency(row.large)} | ${fmt(row.growth, 2)}x | ${row.target === undefined ? 'reported' : atMost(row.growth, row.target, 'x', 1)} |`,
+    ),
+  ].join('\n');
+}
+
+function scaleSection(title: string, what: string, scale: ScaleResult | undefined): string[] {
+  if (!scale) return [];
+  return [
+    `### ${title}`,
+    '',
+    growthTable(scale.rows),
+    '',
+    `Start to listening (reported): ${fmt(scale.startMs.small)} ms with ${fmt(SMALL)} ${what}, ${fmt(scale.startMs.large)} ms with ${fmt(LARGE)}.`,
+    '',
+  ];
+}
+
+function writesSection(results: BenchResults): string[] {
+  const { posts, mix } = results;
+  if (!posts || !mix) return [];
+  return [
+    '## CD writes (SQLite, durable: each answered write is on disk)',
+    '',
+    '| what | req/s | p50 / p99 ms | target |',
+    '|---|---:|---:|---|',
+    `| \`POST /cds\`, ${results.settings.connections} connections | ${fmt(posts.rps)} | ${latency(posts)} | ${verdict(posts.rps >= MIN_POSTS_RPS, `>= ${fmt(MIN_POSTS_RPS)} req/s`)} |`,
+    '',
+    `Read/write mix, ${MIX_CONNECTIONS} connections, each sending 9 \`GET ${MIX_READ.path}\` then 1 \`POST /cds\` in turn, alternated with the same connections sending only the reads:`,
+    '',
+    '| reads alone req/s | mix req/s | mix / reads alone | p99 ms reads alone | p99 ms mix | p99 ms of the reads in the mix | p99 ms of the writes in the mix | target |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    `| ${fmt(mix.reads.rps)} | ${fmt(mix.mix.rps)} | ${fmt(mix.ratio, 2)} | ${fmt(mix.reads.p99Ms, 2)} | ${fmt(mix.mix.p99Ms, 2)} | ${fmt(mix.readP99Ms, 2)} | ${fmt(mix.writeP99Ms, 2)} | ${atLeast(mix.ratio, MIN_MIX_RATIO)} |`,
+    '',
+  ];
+}
+
+function processSection(rows: ProcessRow[]): string[] {
+  const mb = (value: number | undefined) => (value === undefined ? '-' : `${fmt(value, 1)} MB`);
+  const memory = (value: number | undefined) =>
+    value === undefined ? 'not measured' : atMost(value, MAX_RESIDENT_MB, ' MB');
+  const statuses = (counts: Record<number, number> | undefined) =>
+    counts
+      ? Object.entries(counts)
+          .map(([status, count]) => `${status === '0' ? 'no answer' : status}: ${fmt(count)}`)
+          .join(', ')
+      : '-';
+  return [
+    '## Processes: start and memory',
+    '',
+    `Each service as \`npm start\` runs it (compiled JavaScript, its Node flags). Start: spawn to its "listening" log line, the median of ${rows[0]?.startMs.length ?? 0} start(s). Resident memory (VmRSS): after start, after all the load above, then after ${fmt(VARIED_REQUESTS)} requests with varied paths, queries and headers.`,
+    '',
+    '| service | start to listening | target | after start | after the load | target | after the varied requests | target | varied answers by status |',
+    '|---|---:|---|---:|---:|---|---:|---|---|',
+    ...rows.map((row) => {
+      const start = median(row.startMs);
+      return `| ${row.service} | ${fmt(start)} ms | ${atMost(start, MAX_START_MS, ' ms')} | ${mb(row.rssStartMb)} | ${mb(row.rssLoadedMb)} | ${memory(row.rssLoadedMb)} | ${mb(row.rssVariedMb)} | ${memory(row.rssVariedMb)} | ${statuses(row.variedStatuses)} |`;
+    }),
+    '',
+  ];
+}
+
+/** Every verdict of the run, one line each. */
+function verdicts(results: BenchResults): string[] {
+  const lines: string[] = [];
+  for (const { route, ratios } of results.routes) {
+    if (route.target !== undefined) {
+      lines.push(
+        `${atLeast(ratios.serviceToFloor, route.target)} ${short(route.service)} \`GET ${route.path}\`: ${fmt(ratios.serviceToFloor, 2)} of the floor`,
+      );
+    }
+  }
+  for (const scale of [results.cdScale, results.gamesScale]) {
+    for (const row of scale?.rows ?? []) {
+      if (row.target !== undefined) {
+        lines.push(
+          `${atMost(row.growth, row.target, 'x', 1)} ${short(row.service)} \`${row.path}\`: ${fmt(row.growth, 2)}x the time at ${fmt(LARGE)} records`,
+        );
+      }
+    }
+  }
+  if (results.posts) {
+    lines.push(
+      `${verdict(results.posts.rps >= MIN_POSTS_RPS, `>= ${fmt(MIN_POSTS_RPS)} req/s`)} cd durable \`POST /cds\`: ${fmt(results.posts.rps)} req/s`,
+    );
+  }
+  if (results.mix) {
+    lines.push(
+      `${atLeast(results.mix.ratio, MIN_MIX_RATIO)} cd 90/10 read/write mix: ${fmt(results.mix.ratio, 2)} of the reads alone, p99 ${fmt(results.mix.mix.p99Ms, 1)} ms`,
+    );
+  }
+  for (const row of results.processes) {
+    lines.push(
+      `${atMost(median(row.startMs), MAX_START_MS, ' ms')} ${row.service} start to listening: ${fmt(median(row.startMs))} ms`,
+    );
+    for (const [when, value] of [
+      ['after the load', row.rssLoadedMb],
+      ['after the varied requests', row.rssVariedMb],
+    ] as const) {
+      if (value !== undefined) {
+        lines.push(
+          `${atMost(value, MAX_RESIDENT_MB, ' MB')} ${row.service} resident ${when}: ${fmt(value, 1)} MB`,
+        );
+      }
+    }
+  }
+  return lines.map((line) => `- ${line}`);
+}
+
+function method(results: BenchResults): string {
+  const { rounds, seconds, connections, warmSeconds } = results.settings;
+  return [
+    '## Method',
+    '',
+    `- Each route runs on four servers, each a process of its own on 127.0.0.1, loaded by autocannon from the bench's process: **the service** (compiled, started with its \`npm start\` command, request logs off, no response cache: \`CACHE_MAX_BYTES=0\` while the services still read it); **the same-work floor**, a minimal Koa 3 + @koa/router app doing the route's work on every request with the service's compiled domain code and templates (bench/src/floors/); **plain Koa**, a Koa 3 + @koa/router app replaying the service's captured answer (status, headers, body) at the same path; **bare**, a node:http server replaying it too. The floor sends the captured status and headers as they are, so it differs from plain Koa by the work alone; "floor body" says whether it answered the service's very bytes.`,
+    `- The four alternate: ${rounds} round(s) of ${seconds} s each, ${connections} connections (after ${warmSeconds} s of warm-up each), the first server of each round moving on by one. req/s and latencies are the medians of the rounds; each ratio is the median of the round-by-round ratios. Targets are fractions of the floor: service / floor. service / plain Koa is what the service costs above the framework, floor / plain Koa what the work costs.`,
+    `- Growth: the service started twice, on ${fmt(SMALL)} and on ${fmt(LARGE)} generated records, both running, the same URL alternated between them; the time of a request is 1 / req/s, so growth = req/s at ${fmt(SMALL)} / req/s at ${fmt(LARGE)}.`,
+    "- Latencies are autocannon's per-response times, measured to the microsecond (its histogram counts whole milliseconds).",
+  ].join('\n');
+}
+
+function machine(results: BenchResults): string {
+  const cpu = cpus();
+  return `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, load average ${fmt(results.loadAverage, 2)} at the start`;
+}
+
+export function loadAverageNow(): number {
+  return loadavg()[0] ?? Number.NaN;
+}
+
+export function report(results: BenchResults): string {
+  const groups = Object.keys(GROUPS) as Group[];
+  const kind = results.quick
+    ? '**A `--quick` run** (1 round of 1 s, a few routes): a check that the bench works, not figures to rely on.'
+    : 'A full run (`make bench`).';
+  return [
+    '# Benchmark results',
+    '',
+    `${kind} ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: ${machine(results)}.`,
+    '',
+    method(results),
+    '',
+    '## Targets',
+    '',
+    ...verdicts(results),
+    '',
+    ...groups.flatMap((group) => {
+      const rows = results.routes.filter((row) => row.route.group === group);
+      return rows.length ? [`## ${GROUPS[group]}`, '', routeTable(rows), ''] : [];
+    }),
+    ...(results.cdScale || results.gamesScale ? ['## Growth with the data', ''] : []),
+    ...scaleSection('CD lists (SQLite)', 'CDs', results.cdScale),
+    ...scaleSection('Game search', 'games', results.gamesScale),
+    ...writesSection(results),
+    ...processSection(results.processes),
+  ].join('\n');
+}
+
+/** The hand-written sections of `file` (from "What each layer costs" on), or a placeholder. */
+export function keptSections(file: string): string {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const at = text.indexOf(`\n${LAYER_COSTS}\n`);
+  return at === -1 ? LAYER_COSTS_PLACEHOLDER : text.slice(at + 1);
+}
