@@ -51,5 +51,6 @@ export {
   type SeedRules,
 } from './seed.js';
 export { createHttpServer, type ServeOptions, serve } from './serve.js';
+export { bodyValidator, parameterValidator, type ValidatorOptions } from './validation.js';
 export { compileViews, type RenderFile, viewEngine } from './view-engine.js';
 export { kitHelpers, renderView } from './views.js';

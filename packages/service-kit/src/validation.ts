@@ -1,0 +1,246 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { BadRequest, type ErrorDetail } from './errors.js';
+import type { JsonSchema, Parameter } from './operations.js';
+
+/**
+ * The one ajv instance of the services' input: every problem at once, and a schema with a
+ * keyword ajv does not know is refused when it is compiled, not ignored.
+ */
+const ajv = new Ajv({ allErrors: true, strict: true });
+
+/**
+ * How the input is checked and what a 400 says. Each schema is compiled once, when the
+ * validator is made; a request only runs it.
+ */
+export interface ValidatorOptions {
+  /** Names the input in the 400's message, `Invalid <label>: <field> <message>; ...`. */
+  label?: string;
+  /** The 400's message from its details, instead (a path parameter's own sentence). */
+  summary?: (details: ErrorDetail[]) => string;
+  /**
+   * What to say when a field's value is wrong: one text whatever rule it breaks, or one per
+   * JSON Schema keyword (`{ pattern: '...' }`). Without it the kit words the rule from the
+   * schema: "must be an integer from 1 to 1000", "must be one of a, b", "must be at most
+   * 200 characters".
+   */
+  messages?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
+  /**
+   * What an unknown name is told, given the allowed ones (`a, b, c`); undefined for the kit's
+   * "is not allowed (allowed: a, b, c)".
+   */
+  unknownMessage?: (name: string, allowed: string) => string | undefined;
+  /** Query parameters only: 'ignore' leaves unknown names out (a page); 'reject' (default) is a 400. */
+  unknown?: 'reject' | 'ignore';
+  /** Query parameters that a form sends empty when nothing is chosen: empty, they are absent. */
+  emptyIsAbsent?: readonly string[];
+  /**
+   * Rules across parameters that a schema does not say well (`from` not after `to`): the
+   * problems with the values that passed their own schema, added to the same 400.
+   */
+  rules?: (values: Readonly<Record<string, unknown>>) => ErrorDetail[];
+}
+
+/** Query or path values as Koa gives them: text, and an array for a repeated query key. */
+type RawValues = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * A function that turns `ctx.query` or `ctx.params` into the typed values of `parameters`
+ * (the very Parameter objects the OpenAPI document shows, their schemas compiled here), or
+ * throws a 400 naming each problem, in the order of the request. Query text is trimmed;
+ * a number is read only from plain digits (never " 12" or "1e3"); a path integer only in
+ * its one spelling (no leading zero), since a path names one resource; a repeated key
+ * "must be given once".
+ */
+export function parameterValidator<T = Record<string, unknown>>(
+  parameters: readonly Parameter[],
+  options: ValidatorOptions = {},
+): (raw: RawValues) => T {
+  const readers = new Map(parameters.map((p) => [p.name, { trim: isText(p), read: reader(p) }]));
+  const validate = ajv.compile({
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+  });
+  const schemas = new Map(parameters.map((p) => [p.name, p.schema]));
+  const ignoreUnknown = options.unknown === 'ignore';
+  const emptyIsAbsent = new Set(options.emptyIsAbsent);
+  const allowed = parameters.map((p) => p.name).join(', ');
+  const fail = failure(options, schemas, allowed, 'query');
+
+  return (raw) => {
+    const values: Record<string, unknown> = {};
+    let problems: Map<string, string> | undefined;
+    const names = Object.keys(raw);
+    for (const name of names) {
+      const value = raw[name];
+      const param = readers.get(name);
+      let problem: string | undefined;
+      if (param === undefined) {
+        if (!ignoreUnknown) problem = fail.unknown(name);
+      } else if (typeof value === 'string') {
+        const text = param.trim ? value.trim() : value;
+        if (text !== '' || !emptyIsAbsent.has(name)) values[name] = param.read(text);
+      } else if (value !== undefined) {
+        problem = 'must be given once';
+      }
+      if (problem !== undefined) {
+        problems ??= new Map();
+        problems.set(name, problem);
+      }
+    }
+    if (validate(values) && problems === undefined) {
+      const broken = options.rules?.(values);
+      if (broken === undefined || broken.length === 0) return values as T;
+      throw fail.error(broken);
+    }
+    problems = fail.addErrors(problems, validate.errors ?? []);
+    // The rules judge only the values that passed their own schema.
+    for (const { field, message } of options.rules?.(withoutFields(values, problems)) ?? []) {
+      if (!problems.has(field)) problems.set(field, message);
+    }
+    // In the order of the request; a missing required parameter last.
+    const ordered = names.filter((name) => problems.has(name));
+    for (const name of problems.keys()) if (!ordered.includes(name)) ordered.push(name);
+    throw fail.error(ordered.map((field) => ({ field, message: problems.get(field) ?? '' })));
+  };
+}
+
+/**
+ * A function that checks a JSON request body against `schema` (the one the OpenAPI document
+ * shows) and gives it back with every top-level string trimmed, or throws a 400 naming each
+ * field that is wrong (`body` when it is not a JSON object).
+ */
+export function bodyValidator<T>(
+  schema: JsonSchema,
+  options: ValidatorOptions = {},
+): (body: unknown) => T {
+  const validate = ajv.compile(schema);
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const fail = failure(
+    options,
+    new Map(Object.entries(properties)),
+    Object.keys(properties).join(', '),
+    'body',
+  );
+  return (body) => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw fail.error([{ field: 'body', message: 'must be a JSON object' }]);
+    }
+    const value = trimStrings(body as Record<string, unknown>);
+    if (validate(value)) return value as T;
+    const problems = fail.addErrors(undefined, validate.errors ?? []);
+    throw fail.error([...problems].map(([field, message]) => ({ field, message })));
+  };
+}
+
+/** How a validator words its problems and its 400. */
+function failure(
+  { label, summary, messages = {}, unknownMessage }: ValidatorOptions,
+  schemas: ReadonlyMap<string, JsonSchema>,
+  allowed: string,
+  defaultLabel: string,
+) {
+  const messageFor = (field: string, keyword: string): string => {
+    const given = Object.hasOwn(messages, field) ? messages[field] : undefined;
+    if (typeof given === 'string') return given;
+    if (given && Object.hasOwn(given, keyword)) return given[keyword] as string;
+    const schema = schemas.get(field);
+    return schema ? wording(schema, keyword) : 'is not valid';
+  };
+  const unknown = (name: string) =>
+    unknownMessage?.(name, allowed) ?? `is not allowed (allowed: ${allowed})`;
+  return {
+    unknown,
+    /** The problems with one message per field, the first ajv found for it. */
+    addErrors(problems: Map<string, string> | undefined, errors: ErrorObject[]) {
+      const found = problems ?? new Map<string, string>();
+      for (const error of errors) {
+        const params = error.params as Record<string, string>;
+        if (error.keyword === 'required') {
+          found.set(params.missingProperty ?? '', 'is required');
+        } else if (error.keyword === 'additionalProperties') {
+          const name = params.additionalProperty ?? '';
+          found.set(name, unknown(name));
+        } else if (error.keyword === 'minProperties' && error.instancePath === '') {
+          found.set('body', `must have at least one of ${allowed}`);
+        } else {
+          const field = error.instancePath.slice(1).split('/')[0] ?? '';
+          if (!found.has(field)) found.set(field, messageFor(field, error.keyword));
+        }
+      }
+      return found;
+    },
+    error(details: ErrorDetail[]): BadRequest {
+      const message = summary
+        ? summary(details)
+        : `Invalid ${label ?? defaultLabel}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`;
+      return new BadRequest(message, details);
+    },
+  };
+}
+
+/** The rule a keyword of `schema` sets, in words a client can act on. */
+function wording(schema: JsonSchema, keyword: string): string {
+  const { type, minimum, maximum, minLength, maxLength } = schema as Record<string, unknown>;
+  const choices = schema.enum as unknown[] | undefined;
+  if (choices)
+    return choices.length === 1 ? `must be ${choices[0]}` : `must be one of ${choices.join(', ')}`;
+  if (type === 'integer' || type === 'number') {
+    const kind = type === 'integer' ? 'an integer' : 'a number';
+    if (minimum !== undefined && maximum !== undefined)
+      return `must be ${kind} from ${minimum} to ${maximum}`;
+    if (minimum !== undefined) return `must be ${kind} of at least ${minimum}`;
+    if (maximum !== undefined) return `must be ${kind} of at most ${maximum}`;
+    return `must be ${kind}`;
+  }
+  if (keyword === 'maxLength') return `must be at most ${maxLength} characters`;
+  if (keyword === 'minLength') {
+    return minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`;
+  }
+  if (keyword === 'type' && typeof type === 'string') return `must be ${article(type)} ${type}`;
+  return 'is not valid';
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
+const isNumeric = (schema: JsonSchema) => schema.type === 'integer' || schema.type === 'number';
+const isText = (p: Parameter) => p.in === 'query' && !isNumeric(p.schema);
+
+const INTEGER = /^-?[0-9]{1,16}$/;
+/** A path integer has one spelling: no leading zero, no "-0". */
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]{0,15})$/;
+const DECIMAL = /^-?[0-9]{1,16}(\.[0-9]{1,16})?$/;
+
+/**
+ * How a parameter's text becomes its value: a number when the schema wants one and the text
+ * is plainly one (a safe integer for `integer`), else the text itself, for the schema to refuse.
+ */
+function reader(p: Parameter): (text: string) => unknown {
+  if (p.schema.type === 'integer') {
+    const digits = p.in === 'path' ? CANONICAL_INTEGER : INTEGER;
+    return (text) => {
+      if (!digits.test(text)) return text;
+      const value = Number(text);
+      return Number.isSafeInteger(value) ? value : text;
+    };
+  }
+  if (p.schema.type === 'number') return (text) => (DECIMAL.test(text) ? Number(text) : text);
+  return (text) => text;
+}
+
+/**
+ * A copy with every string trimmed (ajv cannot trim). Object.fromEntries defines own
+ * properties, so a `__proto__` key stays a plain (and then refused) key.
+ */
+function trimStrings(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      typeof item === 'string' ? item.trim() : item,
+    ]),
+  );
+}
+
+function withoutFields(values: Record<string, unknown>, fields: ReadonlyMap<string, string>) {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !fields.has(name)));
+}
