@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { alternate, type RunSettings, ratio, type Summary, summarize } from './compare.js';
 import { send } from './load.js';
 import type { RunningProcess } from './process.js';
-import { startBareReplay, startFloor, startKoaReplay, writeCaptured } from './replay.js';
+import { comparisonServers, writeCaptured } from './replay.js';
 import type { Route } from './routes.js';
 
 export interface RouteRow {
@@ -36,6 +36,7 @@ export async function measureRoute(
     throw new Error(`${route.service} answers ${route.path} with ${answer.status}`);
   }
   const captured = writeCaptured(answer);
+  const start = comparisonServers(route.service, captured);
   const routePath = route.path.split('?')[0] ?? '/';
   const servers: RunningProcess[] = [];
   const started = async (start: Promise<RunningProcess>) => {
@@ -44,9 +45,9 @@ export async function measureRoute(
     return server;
   };
   try {
-    const floor = await started(startFloor(captured, route.floor, serviceEnv));
-    const koa = await started(startKoaReplay(captured, routePath));
-    const bare = await started(startBareReplay(captured));
+    const floor = await started(start.floor(route.floor, serviceEnv));
+    const koa = await started(start.koa(routePath));
+    const bare = await started(start.bare());
     for (const replay of [koa, bare]) {
       const { body } = await send(replay.url, request);
       if (!body.equals(answer.body)) throw new Error(`the replay of ${route.path} differs`);

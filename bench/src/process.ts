@@ -71,6 +71,18 @@ export async function startProcess(
   };
 }
 
+/** The arguments of `node` in a service's `npm start` command (its `start` script). */
+function startArguments(name: ServiceName): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(repoRoot, name, 'package.json'), 'utf8'));
+  const [command, ...args] = String(scripts?.start ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`${name}'s start script does not run node: ${command}`);
+  return args;
+}
+
+/** The Node flags a service's `npm start` runs it with (heap settings). */
+export const serviceNodeFlags = (name: ServiceName): string[] =>
+  startArguments(name).filter((arg) => arg.startsWith('--'));
+
 /**
  * Starts one of the services from its compiled JavaScript (`make build`) the way `npm start`
  * and its image do: the `node` command of its `start` script, Node's flags included.
@@ -79,9 +91,5 @@ export function startService(
   name: ServiceName,
   env: Record<string, string> = {},
 ): Promise<RunningProcess> {
-  const dir = join(repoRoot, name);
-  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const [command, ...args] = String(scripts?.start ?? '').split(/\s+/);
-  if (command !== 'node') throw new Error(`${name}'s start script does not run node: ${command}`);
-  return startProcess(dir, args, env);
+  return startProcess(join(repoRoot, name), startArguments(name), env);
 }

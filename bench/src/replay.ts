@@ -4,7 +4,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawResponse } from './load.js';
-import { type RunningProcess, repoRoot, startProcess } from './process.js';
+import {
+  type RunningProcess,
+  repoRoot,
+  type ServiceName,
+  serviceNodeFlags,
+  startProcess,
+} from './process.js';
 import type { CapturedFile } from './servers/captured.js';
 
 /** Headers that describe the connection or the moment, not the answer. */
@@ -31,23 +37,29 @@ export function writeCaptured(response: RawResponse): string {
   return file;
 }
 
-const startServer = (script: string, env: Record<string, string>) =>
-  startProcess(join(repoRoot, 'bench'), ['--import', 'tsx', `src/servers/${script}`], env);
-
-/** A bare node:http server answering the captured bytes to any request. */
-export const startBareReplay = (captured: string) => startServer('bare.ts', { CAPTURED: captured });
-
-/** A plain Koa 3 + @koa/router app answering the captured bytes at `routePath`. */
-export const startKoaReplay = (captured: string, routePath: string) =>
-  startServer('koa-replay.ts', { CAPTURED: captured, ROUTE_PATH: routePath });
-
 /**
- * The same-work floor `floor` (`<service>/<name>`), given the service's environment (its seed,
- * its SQLite file) so that it works on the same data.
+ * The three servers a route is compared with, from the service's captured answer (`captured`,
+ * written by writeCaptured). Each runs with the Node flags of the service's `npm start` (its
+ * heap settings), so that the service differs from them by its code alone.
  */
-export const startFloor = (
-  captured: string,
-  floor: string,
-  serviceEnv: Record<string, string>,
-): Promise<RunningProcess> =>
-  startServer('floor.ts', { ...serviceEnv, CAPTURED: captured, FLOOR: floor });
+export function comparisonServers(service: ServiceName, captured: string) {
+  const nodeFlags = serviceNodeFlags(service);
+  const start = (script: string, env: Record<string, string>) =>
+    startProcess(
+      join(repoRoot, 'bench'),
+      [...nodeFlags, '--import', 'tsx', `src/servers/${script}`],
+      { ...env, CAPTURED: captured },
+    );
+  return {
+    /** A bare node:http server answering the captured bytes to any request. */
+    bare: () => start('bare.ts', {}),
+    /** A plain Koa 3 + @koa/router app answering the captured bytes at `routePath`. */
+    koa: (routePath: string) => start('koa-replay.ts', { ROUTE_PATH: routePath }),
+    /**
+     * The same-work floor `floor` (`<service>/<name>`), given the service's environment (its
+     * seed, its SQLite file) so that it works on the same data.
+     */
+    floor: (floor: string, serviceEnv: Record<string, string>): Promise<RunningProcess> =>
+      start('floor.ts', { ...serviceEnv, FLOOR: floor }),
+  };
+}
