@@ -64,14 +64,17 @@ async function measureService(service: ServiceName, results: BenchResults): Prom
   try {
     for (const route of ROUTES) {
       if (route.service !== service || (quick && !route.quick)) continue;
-      log(`${service}: GET ${route.path}`);
-      results.routes.push(await measureRoute(route, running, env, settings));
+      await part(`${service} GET ${route.path}`, results, async () => {
+        results.routes.push(await measureRoute(route, running, env, settings));
+      });
     }
     if (service === 'cd-service') {
-      log('cd-service: durable POST /cds');
-      results.posts = await measurePosts(running.url, settings);
-      log('cd-service: 90/10 read/write mix');
-      results.mix = await measureMix(running.url, settings);
+      await part('cd-service durable POST /cds', results, async () => {
+        results.posts = await measurePosts(running.url, settings);
+      });
+      await part('cd-service 90/10 read/write mix', results, async () => {
+        results.mix = await measureMix(running.url, settings);
+      });
     }
     row.rssLoadedMb = running.rssMb();
     log(`${service}: varied requests`);
@@ -87,6 +90,20 @@ async function measureService(service: ServiceName, results: BenchResults): Prom
   }
 }
 
+/**
+ * Runs one part of the bench; a part that fails (a service that does not start, a floor whose
+ * domain code moved) is named in the report, and the other parts still run.
+ */
+async function part(name: string, results: BenchResults, run: () => Promise<void>) {
+  log(name);
+  try {
+    await run();
+  } catch (error) {
+    log(`${name} failed: ${(error as Error).stack}`);
+    results.failures.push(`${name}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
 async function main() {
   const results: BenchResults = {
     quick,
@@ -94,17 +111,22 @@ async function main() {
     loadAverage: loadAverageNow(),
     routes: [],
     processes: [],
+    failures: [],
   };
-  for (const service of SERVICES) if (wanted(service)) await measureService(service, results);
+  for (const service of SERVICES) {
+    if (wanted(service)) await part(service, results, () => measureService(service, results));
+  }
   const targetsOnly = <T extends { target?: boolean }>(queries: T[]) =>
     quick ? queries.filter((query) => query.target) : queries;
   if (wanted('cd-service')) {
-    log('growth: cd-service');
-    results.cdScale = await cdsAtScale(tmp, BASE_ENV, settings, targetsOnly(CD_QUERIES));
+    await part('growth of cd-service', results, async () => {
+      results.cdScale = await cdsAtScale(tmp, BASE_ENV, settings, targetsOnly(CD_QUERIES));
+    });
   }
   if (wanted('games-service')) {
-    log('growth: games-service');
-    results.gamesScale = await gamesAtScale(tmp, BASE_ENV, settings, targetsOnly(GAMES_QUERIES));
+    await part('growth of games-service', results, async () => {
+      results.gamesScale = await gamesAtScale(tmp, BASE_ENV, settings, targetsOnly(GAMES_QUERIES));
+    });
   }
   const text = report(results);
   console.log(text);
@@ -113,6 +135,7 @@ async function main() {
     writeFileSync(file, `${text}\n${keptSections(file)}`);
     log(`wrote ${file}`);
   }
+  if (results.failures.length > 0) process.exitCode = 1;
 }
 
 await main();
