@@ -93,15 +93,16 @@ export function parameterValidator<T = Record<string, unknown>>(
       if (broken === undefined || broken.length === 0) return values as T;
       throw fail.error(broken);
     }
-    problems = fail.addErrors(problems, validate.errors ?? []);
-    // The rules judge only the values that passed their own schema.
-    for (const { field, message } of options.rules?.(withoutFields(values, problems)) ?? []) {
-      if (!problems.has(field)) problems.set(field, message);
+    const found = fail.addErrors(problems, validate.errors ?? []);
+    // In the order of the request (a missing required parameter last), then the rules' own,
+    // which judge only the values that passed their own schema.
+    const fields = names.filter((name) => found.has(name));
+    for (const name of found.keys()) if (!fields.includes(name)) fields.push(name);
+    const details = fields.map((field) => ({ field, message: found.get(field) ?? '' }));
+    for (const broken of options.rules?.(withoutFields(values, found)) ?? []) {
+      if (!found.has(broken.field)) details.push(broken);
     }
-    // In the order of the request; a missing required parameter last.
-    const ordered = names.filter((name) => problems.has(name));
-    for (const name of problems.keys()) if (!ordered.includes(name)) ordered.push(name);
-    throw fail.error(ordered.map((field) => ({ field, message: problems.get(field) ?? '' })));
+    throw fail.error(details);
   };
 }
 
