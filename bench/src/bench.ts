@@ -1,7 +1,7 @@
 // make bench: issue 19's targets. Each service as a real process, each route against its
 // same-work floor, a plain Koa replay and a bare replay (measure-route.ts); CD writes; growth
 // with the data; start time and memory. Prints RESULTS.md; --write writes it. See README.md.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -65,7 +65,7 @@ async function measureService(service: ServiceName, results: BenchResults): Prom
     for (const route of ROUTES) {
       if (route.service !== service || (quick && !route.quick)) continue;
       await part(`${service} GET ${route.path}`, results, async () => {
-        results.routes.push(await measureRoute(route, running, env, settings));
+        results.routes.push(await measureRoute(route, running, env, settings, tmp));
       });
     }
     if (service === 'cd-service') {
@@ -135,7 +135,11 @@ async function main() {
     writeFileSync(file, `${text}\n${keptSections(file)}`);
     log(`wrote ${file}`);
   }
-  if (results.failures.length > 0) process.exitCode = 1;
+  const differs = results.routes.some((row) => row.floorBody === 'differs');
+  if (results.failures.length > 0 || differs) {
+    log(`kept ${tmp} (the captured answers, the data) to look into`);
+    process.exitCode = 1;
+  } else rmSync(tmp, { recursive: true, force: true });
 }
 
 await main();

@@ -29,13 +29,14 @@ export async function measureRoute(
   service: RunningProcess,
   serviceEnv: Record<string, string>,
   settings: RunSettings,
+  dir: string,
 ): Promise<RouteRow> {
   const request = { path: route.path };
   const answer = await send(service.url, request);
   if (answer.status !== 200) {
     throw new Error(`${route.service} answers ${route.path} with ${answer.status}`);
   }
-  const captured = writeCaptured(answer);
+  const captured = writeCaptured(answer, dir);
   const start = comparisonServers(route.service, captured);
   const routePath = route.path.split('?')[0] ?? '/';
   const servers: RunningProcess[] = [];

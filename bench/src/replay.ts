@@ -1,7 +1,6 @@
 // Starts the servers a route is compared with, each in a process of its own, from the service's
 // captured answer: the bare node:http replay, the plain Koa replay and the same-work floor.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawResponse } from './load.js';
 import {
@@ -22,8 +21,8 @@ const SKIPPED = new Set([
   'transfer-encoding',
 ]);
 
-/** Writes the answer where the servers read it (CAPTURED). */
-export function writeCaptured(response: RawResponse): string {
+/** Writes the answer, in a new folder under `dir`, where the servers read it (CAPTURED). */
+export function writeCaptured(response: RawResponse, dir: string): string {
   const headers = Object.fromEntries(
     Object.entries(response.headers).filter(([name]) => !SKIPPED.has(name)),
   );
@@ -32,7 +31,7 @@ export function writeCaptured(response: RawResponse): string {
     headers,
     body: response.body.toString('base64'),
   };
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-captured-')), 'response.json');
+  const file = join(mkdtempSync(join(dir, 'captured-')), 'response.json');
   writeFileSync(file, JSON.stringify(captured));
   return file;
 }
