@@ -65,7 +65,7 @@ bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled
 test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
 	@cd bench && $(NPM) test
 
-# ---- Containers (README.md, section Docker). The engine is chosen by containers/lib.sh:
+# ---- Containers (containers/README.md). The engine is chosen by containers/lib.sh:
 # `docker compose`, else docker-compose with a Docker engine, else podman (through docker-compose
 # and podman's API service, or `podman compose`); COMPOSE_ENGINE=... forces one.
 .PHONY: up up-sqlite down logs ps test-containers check-containers smoke-containers
