@@ -98,24 +98,32 @@ describe('SQLite store: a failing database answers writes with 503 (issue 11, it
     folder.remove();
   });
 
-  it('a full database (SQLITE_FULL): refuses the writes, keeps none of the batch, serves reads, recovers', async () => {
+  it('a full database (SQLITE_FULL): refuses what does not fit, keeps what did, counts true, serves reads, recovers', async () => {
     const db = openCdDatabase(file);
     const store = sqliteStore(db);
     closing.push(() => store.close());
     const kept = await store.insert(record());
     // The database may not grow by a page: as a full disk would.
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
-    const writes = Array.from({ length: 200 }, () => store.insert(record()));
-    const failures = await Promise.allSettled(writes);
-    expect(failures.every((f) => f.status === 'rejected')).to.equal(true);
-    expectUnavailable((failures[0] as PromiseRejectedResult).reason, /^SQLITE_FULL$/);
-    expect(await store.count()).to.equal(1);
+    const writes = await Promise.allSettled(
+      Array.from({ length: 200 }, () => store.insert(record())),
+    );
+    // The writes that fit in the pages' free room are committed; each one that does not is
+    // rolled back alone, its statement and the counting its triggers did.
+    const stored = writes.flatMap((w) => (w.status === 'fulfilled' ? [w.value] : []));
+    const refused = writes.flatMap((w) => (w.status === 'rejected' ? [w.reason] : []));
+    expect(refused).not.to.be.empty;
+    for (const reason of refused) expectUnavailable(reason, /^SQLITE_FULL$/);
+    for (const cd of stored) expect(await store.get(cd.id)).to.deep.equal(cd);
+    expect(await store.count()).to.equal(1 + stored.length);
+    expect((await store.list(buildListQuery({ limit: 1000 }))).total).to.equal(1 + stored.length);
+    expect(db.prepare('SELECT COUNT(*) FROM cds').pluck().get()).to.equal(1 + stored.length);
     await expectReadsServed(store, kept);
 
     db.pragma('max_page_count = 1073741823');
     const later = await store.insert(record());
     expect(await store.get(later.id)).to.deep.equal(later);
-    expect(await store.count()).to.equal(2);
+    expect(await store.count()).to.equal(2 + stored.length);
   });
 
   for (const code of [

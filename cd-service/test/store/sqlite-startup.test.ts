@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openSqliteStore } from '../../src/store/sqlite.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
 import { tempDir } from '../helpers.js';
 
 /** The message openSqliteStore throws for `file`. */
@@ -96,6 +97,24 @@ describe('SQLite store: what it refuses to open (issue 11, items 11-14)', () => 
     const store = openSqliteStore(file);
     expect(await store.count()).to.equal(0);
     await store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('a database of a newer schema version: names the file and both versions, changes nothing', async () => {
+    const file = join(folder.dir, 'cds.sqlite');
+    await openSqliteStore(file).close();
+    const db = new Database(file);
+    db.pragma('journal_mode = DELETE');
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const before = readFileSync(file);
+    expect(refusal(file)).to.equal(
+      `${file} has the schema version ${SCHEMA_VERSION + 1}, newer than this cd-service's (${SCHEMA_VERSION}); refusing to use or change it`,
+    );
+    expect(readFileSync(file).equals(before)).to.equal(true);
+    expect(readdirSync(folder.dir)).to.deep.equal(['cds.sqlite']);
   });
 
   it('a file that can be read but not written, or a folder that cannot be written', function () {

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { buildListQuery, type ListParams } from '../../src/cd/query.js';
+import { changesFor, newRecord } from '../../src/cd/records.js';
+import { type CdInput, filterKey } from '../../src/cd/schema.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
+import type { CdStore } from '../../src/store/store.js';
+import { makeCdInput, tempDir } from '../helpers.js';
+
+const T0 = new Date('2024-01-02T03:04:05.678Z');
+
+type CountRow = { filter: string; key: string; total: number };
+
+/** The counts table as the store keeps it, and as the rows say it must be, in one order. */
+function countsOf(file: string): { kept: CountRow[]; recounted: CountRow[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const kept = db
+      .prepare('SELECT filter, key, total FROM counts ORDER BY filter, key')
+      .all() as CountRow[];
+    const recounted = db
+      .prepare(
+        `SELECT '' AS filter, '' AS key, COUNT(*) AS total FROM cds
+         UNION ALL SELECT 'artist_key', artist_key, COUNT(*) FROM cds GROUP BY artist_key
+         UNION ALL SELECT 'genre_key', genre_key, COUNT(*) FROM cds GROUP BY genre_key
+         ORDER BY filter, key`,
+      )
+      .all() as CountRow[];
+    return { kept, recounted };
+  } finally {
+    db.close();
+  }
+}
+
+/** What was written, by id: the model the totals are checked against. */
+type Model = Map<string, { artist: string; genre: string }>;
+
+/**
+ * Every count `store` answers agrees with `model`: the total, each artist's and each genre's
+ * (a key that no CD holds counts 0), and the counts table equals a count of the rows.
+ */
+async function expectCountsTrue(store: CdStore, model: Model, file: string): Promise<void> {
+  const total = async (params: ListParams) =>
+    (await store.list(buildListQuery({ ...params, limit: 1 }))).total;
+  const cds = [...model.values()];
+  expect(await store.count()).to.equal(cds.length);
+  expect(await total({})).to.equal(cds.length);
+  for (const field of ['artist', 'genre'] as const) {
+    const keys = new Set([...cds.map((cd) => filterKey(cd[field])), 'nobody holds this']);
+    for (const key of keys) {
+      const expected = cds.filter((cd) => filterKey(cd[field]) === key).length;
+      expect(await total({ [field]: key.toUpperCase() }), `${field} ${key}`).to.equal(expected);
+    }
+  }
+  const { kept, recounted } = countsOf(file);
+  expect(kept).to.deep.equal(recounted);
+}
+
+describe('SQLite store: counts kept in the database (issue 19)', () => {
+  let folder: ReturnType<typeof tempDir>;
+  let file: string;
+  const opened: CdStore[] = [];
+  const open = () => {
+    const store = openSqliteStore(file);
+    opened.push(store);
+    return store;
+  };
+  beforeEach(() => {
+    folder = tempDir();
+    file = join(folder.dir, 'cds.sqlite');
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close().catch(() => {});
+    folder.remove();
+  });
+
+  const write = (store: CdStore, model: Model) => ({
+    add: async (input: Partial<CdInput>) => {
+      const cd = await store.insert(newRecord(makeCdInput(input), randomUUID(), T0));
+      model.set(cd.id, { artist: cd.artist, genre: cd.genre });
+      return cd;
+    },
+    change: async (id: string, patch: Partial<CdInput>) => {
+      const cd = await store.update(id, changesFor(patch, T0));
+      if (cd) model.set(cd.id, { artist: cd.artist, genre: cd.genre });
+      return cd;
+    },
+    remove: async (id: string) => {
+      const removed = await store.delete(id);
+      model.delete(id);
+      return removed;
+    },
+  });
+
+  it('stay true through inserts, changes of artist or genre, other changes and deletes', async () => {
+    const store = open();
+    const model: Model = new Map();
+    const { add, change, remove } = write(store, model);
+    await expectCountsTrue(store, model, file);
+
+    const rock = [
+      await add({ artist: 'A', genre: 'Rock' }),
+      await add({ artist: 'a ', genre: 'ROCK' }),
+      await add({ artist: 'B', genre: 'Rock' }),
+    ];
+    const jazz = [
+      await add({ artist: 'B', genre: 'Jazz' }),
+      await add({ artist: 'C', genre: 'Jazz' }),
+    ];
+    await expectCountsTrue(store, model, file);
+
+    await change(rock[0]?.id as string, { genre: 'jazz' });
+    await expectCountsTrue(store, model, file);
+    await change(rock[1]?.id as string, { artist: 'D', genre: 'Blues' });
+    await expectCountsTrue(store, model, file);
+    // The same key in another case, and a change of other fields: no count moves.
+    await change(rock[2]?.id as string, { genre: ' rOCK ' });
+    await change(jazz[0]?.id as string, { title: 'Renamed', releaseYear: 1999 });
+    await expectCountsTrue(store, model, file);
+    expect(await change(randomUUID(), { genre: 'Nowhere' })).to.equal(undefined);
+    await expectCountsTrue(store, model, file);
+
+    // The last CD of a key: its row goes.
+    expect(await remove(rock[1]?.id as string)).to.equal(true);
+    expect(await remove(rock[1]?.id as string)).to.equal(false);
+    await expectCountsTrue(store, model, file);
+    expect(countsOf(file).kept.map((row) => row.key)).not.to.include.members(['blues', 'd']);
+    for (const id of [...model.keys()]) await remove(id);
+    await expectCountsTrue(store, model, file);
+    expect(countsOf(file).kept).to.deep.equal([{ filter: '', key: '', total: 0 }]);
+  });
+
+  it('do not move for a write that fails: its counting is undone with it', async () => {
+    const store = open();
+    const model: Model = new Map();
+    const { add } = write(store, model);
+    const kept = await add({ artist: 'A', genre: 'Rock' });
+    const refused = newRecord(makeCdInput({ genre: 'Rock' }), randomUUID(), T0);
+    refused.title = '';
+    const duplicate = newRecord(makeCdInput({ genre: 'Rock' }), kept.id, T0);
+    const failures = await Promise.allSettled([store.insert(refused), store.insert(duplicate)]);
+    expect(failures.map((f) => f.status)).to.deep.equal(['rejected', 'rejected']);
+    await expectCountsTrue(store, model, file);
+  });
+
+  it('stay true for every connection to the file, whichever wrote', async () => {
+    const [one, two] = [open(), open()];
+    const model: Model = new Map();
+    const byOne = write(one as CdStore, model);
+    const byTwo = write(two as CdStore, model);
+    const first = await byOne.add({ artist: 'A', genre: 'Rock' });
+    await expectCountsTrue(two as CdStore, model, file);
+    await byTwo.change(first.id, { genre: 'Jazz' });
+    await expectCountsTrue(one as CdStore, model, file);
+    // Both write at once: each batch waits for the other's lock.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? byOne : byTwo).add({ artist: `Artist ${i % 3}`, genre: i % 4 ? 'Pop' : 'Rock' }),
+      ),
+    );
+    await byOne.remove(first.id);
+    await expectCountsTrue(one as CdStore, model, file);
+    await expectCountsTrue(two as CdStore, model, file);
+  });
+
+  it('are taken from the rows when a database of before the counts is opened, then kept', async () => {
+    // A database as cd-service wrote it before schema versions (user_version 0): no counts.
+    const db = new Database(file);
+    db.exec(VERSION_0_SCHEMA);
+    const insert = db.prepare('INSERT INTO cds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const model: Model = new Map();
+    for (let i = 0; i < 30; i++) {
+      const record = newRecord(
+        makeCdInput({ artist: `Artist ${i % 7}`, genre: ['Rock', 'Jazz', 'Pop'][i % 3] }),
+        randomUUID(),
+        T0,
+      );
+      insert.run(
+        record.id,
+        record.title,
+        record.artist,
+        record.genre,
+        record.releaseYear,
+        record.artistKey,
+        record.genreKey,
+        record.createdAt,
+        record.updatedAt,
+      );
+      model.set(record.id, record);
+    }
+    db.prepare("INSERT INTO meta (key, value) VALUES ('seeded', ?)").run(T0.toISOString());
+    db.close();
+
+    const store = open();
+    await expectCountsTrue(store, model, file);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
+    check.close();
+    const { add, change, remove } = write(store, model);
+    const added = await add({ artist: 'Artist 1', genre: 'Folk' });
+    await change(added.id, { genre: 'Rock' });
+    await remove([...model.keys()][0] as string);
+    await expectCountsTrue(store, model, file);
+
+    // Opened again, a database of this version is left as it is, and its counts stay true.
+    await store.close();
+    await expectCountsTrue(open(), model, file);
+  });
+
+  it('a new database starts at this version, counting nothing', async () => {
+    const store = open();
+    expect(countsOf(file).kept).to.deep.equal([{ filter: '', key: '', total: 0 }]);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
+    check.close();
+    expect(await store.count()).to.equal(0);
+  });
+});
+
+/** The schema cd-service gave its database before it kept counts (schema version 0). */
+const VERSION_0_SCHEMA = `
+CREATE TABLE IF NOT EXISTS cds (
+  id TEXT PRIMARY KEY NOT NULL,
+  title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 200),
+  artist TEXT NOT NULL CHECK (length(artist) BETWEEN 1 AND 200),
+  genre TEXT NOT NULL CHECK (length(genre) BETWEEN 1 AND 200),
+  release_year INTEGER NOT NULL CHECK (release_year >= 1800),
+  artist_key TEXT NOT NULL,
+  genre_key TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS cds_title_id ON cds (title, id);
+CREATE INDEX IF NOT EXISTS cds_artist_key_title_id ON cds (artist_key, title, id);
+CREATE INDEX IF NOT EXISTS cds_genre_key_title_id ON cds (genre_key, title, id);
+CREATE INDEX IF NOT EXISTS cds_artist_title_id ON cds (artist, title, id);
+CREATE INDEX IF NOT EXISTS cds_release_year_title_id ON cds (release_year, title, id);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;
+`;
