@@ -28,7 +28,7 @@ type Template = (locals: Record<string, unknown>) => string;
 
 /**
  * Renders a service's compiled templates (dist/views.js, written by the kit's compile-views)
- * with the locals its pages get: the page's own, `path`, the service's helpers as `h`, and
+ * with the locals its pages get: the page's own, `path`, the service's formatting helpers and
  * `asset`. The asset URLs carry a content hash that the kit works out at start; they are read
  * from the service's captured page, so that the floor's page is the service's, byte for byte.
  */
@@ -37,10 +37,13 @@ export async function pageRenderer(service: ServiceName, captured: Captured) {
     service,
     'views.js',
   );
-  const { viewHelpers } = await fromDist<{ viewHelpers: Record<string, unknown> }>(
-    service,
-    'view-helpers.js',
-  );
+  // The service's formatting helpers: `formatting`, `format` in the templates (issue 19's
+  // names); before that rename, `viewHelpers`, `h`. Both are given, so that either runs.
+  const helpers = await fromDist<
+    Partial<Record<'formatting' | 'viewHelpers', Record<string, unknown>>>
+  >(service, 'view-helpers.js');
+  const format = helpers.formatting ?? helpers.viewHelpers;
+  if (!format) throw new Error(`${service}/dist/view-helpers.js exports no formatting helpers`);
   const assetUrls = new Map(
     [...captured.body.toString().matchAll(/\/assets\/([\w.-]+)\?v=[\w-]+/g)].map((match) => [
       match[1],
@@ -55,7 +58,7 @@ export async function pageRenderer(service: ServiceName, captured: Captured) {
   return (ctx: Context, view: string, locals: Record<string, unknown>) => {
     const template = templates[`${view}.pug`];
     if (!template) throw new Error(`${service}/dist/views.js has no ${view}.pug`);
-    ctx.body = template({ asset, path: ctx.path, h: viewHelpers, ...locals });
+    ctx.body = template({ asset, path: ctx.path, format, h: format, ...locals });
   };
 }
 
