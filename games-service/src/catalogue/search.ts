@@ -1,3 +1,4 @@
+import MiniSearch from 'minisearch';
 import { compareByRank } from './catalogue.js';
 import type { Game } from './game.js';
 
@@ -70,76 +71,87 @@ const codePointRank = (unit: number) =>
 
 const genreKey = (genre: string) => genre.trim().toLowerCase();
 
-type Field = 'rating' | 'title' | 'releaseYear' | 'reviewCount' | 'id';
 type Compare = (a: Game, b: Game) => number;
+type Field = 'rating' | 'title' | 'releaseYear' | 'reviewCount' | 'id';
 
-/** Ascending; unrated games last. */
+/** Ascending by one field; unrated games are put last apart from this. */
 const FIELD_ORDERS: Record<Field, Compare> = {
-  rating: (a, b) => compareRatings(a.rating, b.rating),
+  rating: (a, b) => (a.rating ?? 0) - (b.rating ?? 0),
   title: (a, b) => compareCodePoints(a.title, b.title),
   releaseYear: (a, b) => a.releaseYear - b.releaseYear,
   reviewCount: (a, b) => a.reviewCount - b.reviewCount,
   id: (a, b) => a.id - b.id,
 };
 
-function compareRatings(a: number | null, b: number | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return a - b;
+/** A sort key's order: its field either way, unrated games last either way, ties by id. */
+function compareFor(key: OrderKey): Compare {
+  const sign = key.startsWith('-') ? -1 : 1;
+  const field = key.replace('-', '') as Field;
+  const byField = FIELD_ORDERS[field];
+  const unratedLast: Compare =
+    field === 'rating' ? (a, b) => Number(a.rating === null) - Number(b.rating === null) : () => 0;
+  return (a, b) => unratedLast(a, b) || sign * byField(a, b) || a.id - b.id;
 }
 
-/** A precomputed order of all games: `positions[i]` is the i-th game, `indexOf[p]` its inverse. */
+/** One order of every game: `positions[i]` is the i-th game, `indexOf` its inverse. */
 interface Order {
   positions: Uint32Array;
   indexOf: Uint32Array;
 }
 
-/** Where the candidates of a search come from: the smallest of the lists its conditions allow. */
-interface Source {
-  /** How many positions it holds, at most: known before they are gathered. */
-  size: number;
-  positions: () => Uint32Array;
-  /** The query word (its index) that every game of this source is known to match. */
-  word?: number;
+/** A condition of a query other than its words: the games it keeps, and a test for one game. */
+interface Condition {
+  positions: Uint32Array;
+  keeps: (position: number) => boolean;
 }
 
+/** What the word index holds of a game: `id` is the game's position. */
+type Indexed = Pick<Game, 'title' | 'developer'> & { id: number };
+
 /**
- * The games, indexed once so that a search costs in proportion to the games it looks at
- * (the smallest list one of its conditions allows), not to the size of the catalogue.
+ * The games, prepared once so that a search costs in proportion to the games it matches and
+ * the page it returns, not to the size of the catalogue. Words go through MiniSearch; every
+ * order is sorted once here, so a request never sorts the whole catalogue.
  *
- * Every game is known by its position in the ranked (best first) order. The normalised words
- * of titles and developers are kept sorted, so that the words a prefix starts form one range
- * found by binary search; the posting lists (positions of each word's games, ascending) lie
- * end to end in the same word order, so a prefix's postings are one slice.
+ * A game is known by its position in the ranked order (best first, the order without `sort`).
  */
 export class GameSearch {
   readonly #ranked: readonly Game[];
-  readonly #all: Uint32Array;
-  readonly #orders: Record<OrderKey, Order>;
-  readonly #words: WordIndex;
-  readonly #genreIds = new Map<string, number>();
-  readonly #genreOf: Uint32Array;
-  readonly #byGenre: Uint32Array[];
+  readonly #words: MiniSearch<Indexed>;
+  readonly #orders: Record<OrderKey | 'rank', Order>;
+  readonly #genreOf: readonly string[];
+  readonly #byGenre = new Map<string, Uint32Array>();
 
   constructor(games: readonly Game[]) {
     this.#ranked = [...games].sort(compareByRank);
-    this.#all = Uint32Array.from(this.#ranked.keys());
-    this.#orders = buildOrders(this.#ranked, this.#all);
-    this.#words = buildWordIndex(this.#ranked);
-    this.#genreOf = new Uint32Array(this.#ranked.length);
-    const genreLists: number[][] = [];
-    this.#ranked.forEach((game, position) => {
-      const key = genreKey(game.genre);
-      let genre = this.#genreIds.get(key);
-      if (genre === undefined) {
-        genre = genreLists.push([]) - 1;
-        this.#genreIds.set(key, genre);
-      }
-      this.#genreOf[position] = genre;
-      genreLists[genre]?.push(position);
+    this.#words = new MiniSearch<Indexed>({
+      fields: ['title', 'developer'],
+      tokenize,
+      processTerm: (term) => term,
+      searchOptions: { prefix: true, combineWith: 'AND' },
     });
-    this.#byGenre = genreLists.map((list) => Uint32Array.from(list));
+    this.#words.addAll(
+      this.#ranked.map(({ title, developer }, position) => ({ id: position, title, developer })),
+    );
+    const all = Uint32Array.from(this.#ranked.keys());
+    const orders: Partial<Record<OrderKey | 'rank', Order>> = {
+      rank: { positions: all, indexOf: all },
+    };
+    for (const key of [...SORT_KEYS, 'id' as const]) {
+      const compare = compareFor(key);
+      orders[key] = withIndex(
+        all.slice().sort((p, q) => compare(this.#ranked[p] as Game, this.#ranked[q] as Game)),
+      );
+    }
+    this.#orders = orders as Record<OrderKey | 'rank', Order>;
+    this.#genreOf = this.#ranked.map((game) => genreKey(game.genre));
+    const genreLists = new Map<string, number[]>();
+    this.#genreOf.forEach((genre, position) => {
+      const list = genreLists.get(genre);
+      if (list) list.push(position);
+      else genreLists.set(genre, [position]);
+    });
+    for (const [genre, list] of genreLists) this.#byGenre.set(genre, Uint32Array.from(list));
   }
 
   get size(): number {
@@ -150,185 +162,105 @@ export class GameSearch {
     checkQuery(query);
     const offset = query.offset ?? 0;
     const end = offset + (query.limit ?? Number.POSITIVE_INFINITY);
-    const order = query.sort === undefined ? undefined : this.#orders[query.sort];
-    const matches = this.#match(query);
-    if (matches === this.#all) {
-      const page = (order?.positions ?? this.#all).subarray(offset, end);
-      return { total: matches.length, games: this.#gamesAt(page) };
+    const order = this.#orders[query.sort ?? 'rank'];
+    const conditions = this.#conditions(query);
+    if (conditions === undefined) return { total: 0, games: [] };
+    const words = this.#wordMatches(query.q);
+    const keeps = (position: number) => conditions.every((condition) => condition.keeps(position));
+    if (words !== undefined) return this.#page(order, words.filter(keeps), undefined, offset, end);
+    // The condition that keeps fewest games gives the candidates; alone, it needs no test.
+    const [fewest, ...others] = conditions.toSorted(
+      (a, b) => a.positions.length - b.positions.length,
+    );
+    if (fewest === undefined)
+      return { total: this.size, games: this.#gamesAt(order.positions.subarray(offset, end)) };
+    const matches = others.length === 0 ? fewest.positions : fewest.positions.filter(keeps);
+    return this.#page(order, matches, keeps, offset, end);
+  }
+
+  /** The positions of the games with a word that each query word starts; undefined for no words. */
+  #wordMatches(q = ''): Uint32Array | undefined {
+    if (q.trim() === '') return undefined;
+    // Text without a letter or digit (`-`, an emoji) has no word to start one: MiniSearch finds
+    // no term in it, and so nothing.
+    return Uint32Array.from(this.#words.search(q), (result) => result.id as number);
+  }
+
+  /** Each filter the query sets, or undefined when one of them keeps no game at all. */
+  #conditions(query: SearchQuery): Condition[] | undefined {
+    const conditions: Condition[] = [];
+    if (query.genre !== undefined && query.genre.trim() !== '') {
+      const genre = genreKey(query.genre);
+      const positions = this.#byGenre.get(genre);
+      if (positions === undefined) return undefined;
+      conditions.push({ positions, keeps: (position) => this.#genreOf[position] === genre });
     }
-    // Sort the matches by their index in the chosen order, then turn indexes back into games.
-    const indexes = order ? matches.map((position) => order.indexOf[position] as number) : matches;
-    indexes.sort();
-    const page = indexes.subarray(offset, end);
-    return {
-      total: matches.length,
-      games: this.#gamesAt(order ? page.map((index) => order.positions[index] as number) : page),
-    };
+    const minYear = Math.max(query.year ?? -Infinity, query.from ?? -Infinity);
+    const maxYear = Math.min(query.year ?? Infinity, query.to ?? Infinity);
+    if (minYear > maxYear) return undefined;
+    if (minYear > -Infinity || maxYear < Infinity) {
+      const year = (position: number) => (this.#ranked[position] as Game).releaseYear;
+      const keeps = (position: number) => year(position) >= minYear && year(position) <= maxYear;
+      const before = (position: number) => year(position) < minYear;
+      conditions.push({ positions: this.#run('releaseYear', before, keeps), keeps });
+    }
+    const { minRating } = query;
+    if (minRating !== undefined) {
+      const keeps = (position: number) => {
+        const { rating } = this.#ranked[position] as Game;
+        return rating !== null && rating >= minRating;
+      };
+      conditions.push({ positions: this.#run('-rating', () => false, keeps), keeps });
+    }
+    return conditions;
+  }
+
+  /** The games that `keeps` accepts, where they lie together in an order after those `before`. */
+  #run(
+    key: OrderKey,
+    before: (position: number) => boolean,
+    keeps: (position: number) => boolean,
+  ): Uint32Array {
+    const { positions } = this.#orders[key];
+    const at = (index: number) => positions[index] as number;
+    const first = lowerBound(positions.length, (index) => before(at(index)));
+    const last = lowerBound(positions.length, (index) => keeps(at(index)), first);
+    return positions.subarray(first, last);
+  }
+
+  /**
+   * The page [offset, end) of the matches, in `order`. Either the matches are sorted by their
+   * place in the order, or, when `keeps` tells a match and that looks at fewer games, the order
+   * is walked from its start until the page is full.
+   */
+  #page(
+    order: Order,
+    matches: Uint32Array,
+    keeps: ((position: number) => boolean) | undefined,
+    offset: number,
+    end: number,
+  ): SearchResult {
+    const total = matches.length;
+    if (offset >= Math.min(end, total)) return { total, games: [] };
+    const walked = (Math.min(end, total) * this.size) / total;
+    if (keeps !== undefined && walked < total * Math.log2(total + 1)) {
+      const games: Game[] = [];
+      let seen = 0;
+      for (const position of order.positions) {
+        if (!keeps(position)) continue;
+        if (seen++ >= offset) games.push(this.#ranked[position] as Game);
+        if (seen === end) break;
+      }
+      return { total, games };
+    }
+    const indexes = matches.map((position) => order.indexOf[position] as number).sort();
+    const page = indexes.subarray(offset, end).map((index) => order.positions[index] as number);
+    return { total, games: this.#gamesAt(page) };
   }
 
   #gamesAt(positions: Uint32Array): Game[] {
     return Array.from(positions, (position) => this.#ranked[position] as Game);
   }
-
-  /** The positions of the matching games, in no particular order; `#all` when nothing filters. */
-  #match(query: SearchQuery): Uint32Array {
-    const words = tokenize(query.q ?? '');
-    // Text with no letter or digit (`-`, an emoji) has no word to start one: it matches nothing.
-    if (words.length === 0 && (query.q ?? '').trim() !== '') return new Uint32Array(0);
-    const ranges = words.map((word) => this.#wordRange(word));
-    const hasGenre = query.genre !== undefined && query.genre.trim() !== '';
-    const genre = hasGenre ? this.#genreIds.get(genreKey(query.genre as string)) : undefined;
-    const minYear = Math.max(query.year ?? -Infinity, query.from ?? -Infinity);
-    const maxYear = Math.min(query.year ?? Infinity, query.to ?? Infinity);
-    const { minRating } = query;
-    if ((hasGenre && genre === undefined) || minYear > maxYear) return new Uint32Array(0);
-
-    const sources: Source[] = ranges.map(([first, last], word) => {
-      const { postings, postingStart } = this.#words;
-      const from = postingStart[first] as number;
-      const to = postingStart[last] as number;
-      // A prefix of several words: its games may repeat and must be put back in order.
-      const positions = () =>
-        last - first === 1
-          ? postings.subarray(from, to)
-          : dedupeSorted(postings.slice(from, to).sort());
-      return { size: to - from, positions, word };
-    });
-    const fixed = (positions: Uint32Array) => ({
-      size: positions.length,
-      positions: () => positions,
-    });
-    if (genre !== undefined) sources.push(fixed(this.#byGenre[genre] as Uint32Array));
-    if (minYear > -Infinity || maxYear < Infinity) {
-      const { positions } = this.#orders.releaseYear;
-      const year = (index: number) =>
-        (this.#ranked[positions[index] as number] as Game).releaseYear;
-      const first = lowerBound(positions.length, (index) => year(index) < minYear);
-      const last = lowerBound(positions.length, (index) => year(index) <= maxYear, first);
-      sources.push(fixed(positions.subarray(first, last)));
-    }
-    if (minRating !== undefined) {
-      const { positions } = this.#orders['-rating'];
-      const count = lowerBound(positions.length, (index) => {
-        const rating = (this.#ranked[positions[index] as number] as Game).rating;
-        return rating !== null && rating >= minRating;
-      });
-      sources.push(fixed(positions.subarray(0, count)));
-    }
-    if (sources.length === 0) return this.#all;
-
-    const source = sources.reduce((best, next) => (next.size < best.size ? next : best));
-    const candidates = source.positions();
-    const matches = new Uint32Array(candidates.length);
-    let count = 0;
-    for (const position of candidates) {
-      const game = this.#ranked[position] as Game;
-      if (genre !== undefined && this.#genreOf[position] !== genre) continue;
-      if (game.releaseYear < minYear || game.releaseYear > maxYear) continue;
-      if (minRating !== undefined && (game.rating === null || game.rating < minRating)) continue;
-      if (!ranges.every((range, word) => word === source.word || this.#hasWord(position, range)))
-        continue;
-      matches[count++] = position;
-    }
-    return matches.subarray(0, count);
-  }
-
-  /** The numbers [first, last) of the indexed words that start with `prefix`. */
-  #wordRange(prefix: string): [number, number] {
-    const { words } = this.#words;
-    const first = lowerBound(words.length, (index) => (words[index] as string) < prefix);
-    const last = lowerBound(
-      words.length,
-      (index) => (words[index] as string).startsWith(prefix),
-      first,
-    );
-    return [first, last];
-  }
-
-  #hasWord(position: number, [first, last]: [number, number]): boolean {
-    const { gameWords, gameWordStart } = this.#words;
-    const end = gameWordStart[position + 1] as number;
-    for (let i = gameWordStart[position] as number; i < end; i++) {
-      const word = gameWords[i] as number;
-      if (word >= first && word < last) return true;
-    }
-    return false;
-  }
-}
-
-/** Each sort key's order of all the games, ties by id. */
-function buildOrders(ranked: readonly Game[], all: Uint32Array): Record<OrderKey, Order> {
-  const orders: Partial<Record<OrderKey, Order>> = {};
-  const at = (positions: Uint32Array, index: number) => ranked[positions[index] as number] as Game;
-  for (const [field, compare] of Object.entries(FIELD_ORDERS) as [Field, Compare][]) {
-    const ascending = all.slice().sort((p, q) => {
-      const a = ranked[p] as Game;
-      const b = ranked[q] as Game;
-      return compare(a, b) || a.id - b.id;
-    });
-    orders[field] = withIndex(ascending);
-    if (field === 'id') continue;
-    // Descending without a second sort: runs of ties taken from the end, each kept in id
-    // order; unrated games stay last.
-    const n = ascending.length;
-    const sorted = field === 'rating' ? lowerBound(n, (i) => at(ascending, i).rating !== null) : n;
-    const descending = new Uint32Array(n);
-    descending.set(ascending.subarray(sorted), sorted);
-    for (let end = sorted, filled = 0; end > 0; ) {
-      let start = end - 1;
-      while (start > 0 && compare(at(ascending, start - 1), at(ascending, end - 1)) === 0) start--;
-      descending.set(ascending.subarray(start, end), filled);
-      filled += end - start;
-      end = start;
-    }
-    orders[`-${field}`] = withIndex(descending);
-  }
-  return orders as Record<OrderKey, Order>;
-}
-
-/** The words of titles and developers, both ways: word -> games and game -> words. */
-interface WordIndex {
-  /** Sorted, distinct; word w's games are postings[postingStart[w] .. postingStart[w + 1]]. */
-  words: string[];
-  postingStart: Uint32Array;
-  postings: Uint32Array;
-  /** The word numbers of the game at position p: gameWords[gameWordStart[p] .. [p + 1]]. */
-  gameWordStart: Uint32Array;
-  gameWords: Uint32Array;
-}
-
-function buildWordIndex(ranked: readonly Game[]): WordIndex {
-  const wordsOfGame = ranked.map((game) => tokenize(`${game.title} ${game.developer}`));
-  const gamesOfWord = new Map<string, number[]>();
-  wordsOfGame.forEach((words, position) => {
-    for (const word of words) {
-      const list = gamesOfWord.get(word);
-      if (list) list.push(position);
-      else gamesOfWord.set(word, [position]);
-    }
-  });
-  // UTF-16 order, as the `<` of the prefix look-up uses.
-  const words = [...gamesOfWord.keys()].sort();
-  const size = wordsOfGame.reduce((sum, list) => sum + list.length, 0);
-  const postingStart = new Uint32Array(words.length + 1);
-  const postings = new Uint32Array(size);
-  let filled = 0;
-  words.forEach((word, index) => {
-    postingStart[index] = filled;
-    for (const position of gamesOfWord.get(word) ?? []) postings[filled++] = position;
-  });
-  postingStart[words.length] = filled;
-
-  const wordNumber = new Map(words.map((word, index) => [word, index]));
-  const gameWordStart = new Uint32Array(ranked.length + 1);
-  const gameWords = new Uint32Array(size);
-  filled = 0;
-  wordsOfGame.forEach((list, position) => {
-    gameWordStart[position] = filled;
-    for (const word of list) gameWords[filled++] = wordNumber.get(word) ?? 0;
-  });
-  gameWordStart[ranked.length] = filled;
-  return { words, postingStart, postings, gameWordStart, gameWords };
 }
 
 function withIndex(positions: Uint32Array): Order {
@@ -349,14 +281,6 @@ function lowerBound(length: number, before: (index: number) => boolean, from = 0
     else high = middle;
   }
   return low;
-}
-
-function dedupeSorted(values: Uint32Array): Uint32Array {
-  let count = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (i === 0 || values[i] !== values[i - 1]) values[count++] = values[i] as number;
-  }
-  return values.subarray(0, count);
 }
 
 function checkQuery(query: SearchQuery): void {
