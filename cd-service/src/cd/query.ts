@@ -1,3 +1,4 @@
+import { type Parameter, parameterValidator } from 'service-kit';
 import {
   FILTERS,
   type FilterField,
@@ -7,7 +8,6 @@ import {
   type SortField,
   TEXT_PATTERN,
 } from './schema.js';
-import { ajv, type Checked, type FieldError, toDetails, trimStrings } from './validate.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -15,58 +15,41 @@ export const MAX_OFFSET = 1_000_000;
 
 const SORTS = SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
-/**
- * The query parameters of `GET /cds`: each one's schema (compiled into the validator and
- * shown in the OpenAPI document), what to say when it is wrong, and what it does.
- */
-export const LIST_PARAMS: Record<string, { schema: object; message: string; description: string }> =
-  {
-    ...Object.fromEntries(
-      FILTERS.map(({ field }) => [
-        field,
-        {
-          schema: { type: 'string', minLength: 1, pattern: TEXT_PATTERN },
-          message: 'must be a non-empty string without control characters',
-          description: `Only the CDs of this ${field}, matched exactly but ignoring case and surrounding spaces`,
-        },
-      ]),
-    ),
-    before: {
-      schema: { type: 'integer' },
-      message: 'must be an integer',
-      description: 'Only the CDs released before this year',
-    },
-    fields: {
-      schema: { enum: ['title'] },
-      message: 'must be title',
-      description: '`title`: each item is only `{"title"}`',
-    },
-    sort: {
-      schema: { enum: SORTS },
-      message: `must be one of ${SORTS.join(', ')}`,
-      description:
-        'The order, `-` first for descending; ties go by title, then id. Default `title`',
-    },
-    limit: {
-      schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
-      message: `must be an integer from 1 to ${MAX_LIMIT}`,
-      description: `At most this many CDs (default ${DEFAULT_LIMIT})`,
-    },
-    offset: {
-      schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
-      message: `must be an integer from 0 to ${MAX_OFFSET}`,
-      description: 'Skip this many CDs first (default 0)',
-    },
-  };
-const INTEGER_PARAMS = ['before', 'limit', 'offset'];
-const PARAM_NAMES = Object.keys(LIST_PARAMS);
+const query = (name: string, description: string, schema: Record<string, unknown>): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
 
-export const listParamsSchema = {
-  type: 'object',
-  properties: Object.fromEntries(Object.entries(LIST_PARAMS).map(([name, p]) => [name, p.schema])),
-  additionalProperties: false,
-};
-const validateParams = ajv.compile(listParamsSchema);
+/**
+ * The query parameters of `GET /cds`: the OpenAPI document shows them, and their schemas are
+ * what the query is checked against.
+ */
+export const LIST_PARAMETERS: Parameter[] = [
+  ...FILTERS.map(({ field }) =>
+    query(
+      field,
+      `Only the CDs of this ${field}, matched exactly but ignoring case and surrounding spaces`,
+      { type: 'string', minLength: 1, pattern: TEXT_PATTERN },
+    ),
+  ),
+  query('before', 'Only the CDs released before this year', { type: 'integer' }),
+  query('fields', '`title`: each item is only `{"title"}`', { enum: ['title'] }),
+  query('sort', 'The order, `-` first for descending; ties go by title, then id. Default `title`', {
+    enum: SORTS,
+  }),
+  query('limit', `At most this many CDs (default ${DEFAULT_LIMIT})`, {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+  }),
+  query('offset', 'Skip this many CDs first (default 0)', {
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_OFFSET,
+  }),
+];
 
 /** The validated query parameters of `GET /cds`. */
 export type ListParams = Partial<Record<FilterField, string>> & {
@@ -77,29 +60,15 @@ export type ListParams = Partial<Record<FilterField, string>> & {
   offset?: number;
 };
 
-/** Checks the raw query (a repeated key arrives as an array): one value per known key. */
-export function checkListParams(
-  raw: Record<string, string | string[] | undefined>,
-): Checked<ListParams> {
-  const repeated: FieldError[] = Object.entries(raw)
-    .filter(([, value]) => Array.isArray(value))
-    .map(([field]) => ({ field, message: 'must be given once' }));
-  if (repeated.length > 0) return { ok: false, details: repeated };
-  const params = trimStrings(raw);
-  for (const name of INTEGER_PARAMS) {
-    const value = params[name];
-    if (typeof value === 'string' && /^-?[0-9]{1,15}$/.test(value)) params[name] = Number(value);
-  }
-  if (validateParams(params)) return { ok: true, value: params as ListParams };
-  const messageFor = (field: string) =>
-    Object.hasOwn(LIST_PARAMS, field) ? (LIST_PARAMS[field]?.message ?? '') : 'is not valid';
-  return {
-    ok: false,
-    details: toDetails(validateParams.errors ?? [], messageFor, {
-      allowed: PARAM_NAMES.join(', '),
-    }),
-  };
-}
+/**
+ * The query of `GET /cds`, trimmed and typed; a 400 naming each unknown, repeated or invalid
+ * parameter otherwise.
+ */
+export const readListParams = parameterValidator<ListParams>(LIST_PARAMETERS, {
+  messages: Object.fromEntries(
+    FILTERS.map(({ field }) => [field, 'must be a non-empty string without control characters']),
+  ),
+});
 
 /** One condition; all of a query's conditions must hold. */
 export type Condition =

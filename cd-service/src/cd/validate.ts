@@ -1,10 +1,10 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
+import { BadRequest, bodyValidator, type ErrorDetail } from 'service-kit';
 import {
   type CdInput,
   type CdPatch,
   FIELD_NAMES,
   FIELDS,
-  type FieldName,
   ID_PATTERN,
   maxYear,
   SERVICE_FIELDS,
@@ -12,15 +12,10 @@ import {
   TEXT_RULE,
 } from './schema.js';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+/** Either the valid, trimmed value or what is wrong with it, field by field. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
 
-/** Either the valid, normalized value or what is wrong with it, field by field. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; details: FieldError[] };
-
-/** The one ajv instance, shared with the list query schema (query.ts). */
+/** For the seed file's shape (seed.ts); a request's input goes through the kit's validators. */
 export const ajv = new Ajv({ allErrors: true, strict: true });
 
 /**
@@ -52,10 +47,29 @@ function buildSchemas(latestYear: number) {
   };
 }
 
+/** What a wrong text field is told: the rule it breaks, in words. */
+const textMessages = Object.fromEntries(
+  FIELD_NAMES.flatMap((name) => {
+    const spec = FIELDS[name];
+    if (spec.kind !== 'text') return [];
+    const shape = `must be a non-empty string of at most ${spec.maxLength} characters`;
+    return [[name, { type: shape, minLength: shape, maxLength: shape, pattern: TEXT_RULE }]];
+  }),
+);
+
+const bodyOptions = (label: string) => ({
+  label,
+  messages: textMessages,
+  unknownMessage: (name: string) =>
+    (SERVICE_FIELDS as readonly string[]).includes(name)
+      ? 'is set by the service and cannot be given'
+      : undefined,
+});
+
 interface Compiled {
   schemas: ReturnType<typeof buildSchemas>;
-  create: ValidateFunction;
-  update: ValidateFunction;
+  create: (body: unknown) => CdInput;
+  update: (body: unknown) => CdPatch;
 }
 const compiled = new Map<number, Compiled>();
 
@@ -64,7 +78,11 @@ function compiledFor(latestYear: number): Compiled {
   let entry = compiled.get(latestYear);
   if (!entry) {
     const schemas = buildSchemas(latestYear);
-    entry = { schemas, create: ajv.compile(schemas.create), update: ajv.compile(schemas.update) };
+    entry = {
+      schemas,
+      create: bodyValidator(schemas.create, bodyOptions('CD')),
+      update: bodyValidator(schemas.update, bodyOptions('update')),
+    };
     compiled.set(latestYear, entry);
   }
   return entry;
@@ -108,81 +126,27 @@ export const titleOnlySchema = {
   properties: { title: recordFields.title },
 };
 
-/** A new CD's fields, trimmed and checked. */
+/** A new CD's fields, trimmed; a 400 naming each field that is wrong otherwise. */
+export function validCreate(body: unknown, now: Date = new Date()): CdInput {
+  return compiledFor(maxYear(now)).create(body);
+}
+
+/** The fields of an update, trimmed: at least one, nothing else; a 400 otherwise. */
+export function validUpdate(body: unknown, now: Date = new Date()): CdPatch {
+  return compiledFor(maxYear(now)).update(body);
+}
+
+/** A new CD's fields checked, for code that reports problems itself (the seed file). */
 export function checkCreate(body: unknown, now: Date = new Date()): Checked<CdInput> {
-  return check<CdInput>(body, compiledFor(maxYear(now)).create, maxYear(now));
+  return checked(() => validCreate(body, now));
 }
 
-/** The fields of an update, trimmed and checked: at least one, nothing else. */
-export function checkUpdate(body: unknown, now: Date = new Date()): Checked<CdPatch> {
-  return check<CdPatch>(body, compiledFor(maxYear(now)).update, maxYear(now));
-}
-
-function check<T>(body: unknown, validate: ValidateFunction, latestYear: number): Checked<T> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, details: [{ field: 'body', message: 'must be a JSON object' }] };
+/** The value, or the details of the 400 that `validate` throws. */
+export function checked<T>(validate: () => T): Checked<T> {
+  try {
+    return { ok: true, value: validate() };
+  } catch (error) {
+    if (!(error instanceof BadRequest)) throw error;
+    return { ok: false, details: error.details ?? [] };
   }
-  const value = trimStrings(body as Record<string, unknown>);
-  if (validate(value)) return { ok: true, value: value as T };
-  const details = toDetails(validate.errors ?? [], fieldMessage(latestYear), {
-    allowed: fieldList,
-    serviceFields: SERVICE_FIELDS,
-  });
-  return { ok: false, details };
-}
-
-/**
- * A copy with every string trimmed (ajv cannot trim). Object.fromEntries defines own
- * properties, so a `__proto__` key stays a plain (and then rejected) key.
- */
-export function trimStrings(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      typeof item === 'string' ? item.trim() : item,
-    ]),
-  );
-}
-
-const fieldList = FIELD_NAMES.join(', ');
-
-function fieldMessage(latestYear: number) {
-  return (name: string, keyword: string): string => {
-    if (!Object.hasOwn(FIELDS, name)) return 'is not valid';
-    const spec = FIELDS[name as FieldName];
-    if (spec.kind === 'year') return `must be an integer from ${spec.minimum} to ${latestYear}`;
-    return keyword === 'pattern'
-      ? TEXT_RULE
-      : `must be a non-empty string of at most ${spec.maxLength} characters`;
-  };
-}
-
-/** One detail per field, in words a client can act on. */
-export function toDetails(
-  errors: ErrorObject[],
-  messageFor: (field: string, keyword: string) => string,
-  { allowed, serviceFields = [] }: { allowed: string; serviceFields?: readonly string[] },
-): FieldError[] {
-  const details = new Map<string, string>();
-  for (const error of errors) {
-    const params = error.params as Record<string, string>;
-    if (error.keyword === 'required') {
-      details.set(params.missingProperty ?? '', 'is required');
-    } else if (error.keyword === 'additionalProperties') {
-      const key = params.additionalProperty ?? '';
-      const serviceField = serviceFields.includes(key);
-      details.set(
-        key,
-        serviceField
-          ? 'is set by the service and cannot be given'
-          : `is not allowed (allowed: ${allowed})`,
-      );
-    } else if (error.keyword === 'minProperties') {
-      details.set('body', `must have at least one of ${allowed}`);
-    } else {
-      const field = error.instancePath.slice(1).split('/')[0] ?? '';
-      if (!details.has(field)) details.set(field, messageFor(field, error.keyword));
-    }
-  }
-  return [...details].map(([field, message]) => ({ field, message }));
 }

@@ -1,26 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import {
-  BadRequest,
   type Context,
   jsonBody,
   type Middleware,
   NotFound,
   type Operation,
-  type Parameter,
   pagingHeaders,
   requireToken,
   setPageHeaders,
 } from 'service-kit';
-import { buildListQuery, checkListParams, LIST_PARAMS, MAX_LIMIT } from '../cd/query.js';
+import { buildListQuery, LIST_PARAMETERS, MAX_LIMIT, readListParams } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
 import { maxYear } from '../cd/schema.js';
 import {
-  type Checked,
   cdRecordSchema,
   cdSchemas,
-  checkCreate,
-  checkUpdate,
   titleOnlySchema,
+  validCreate,
+  validUpdate,
 } from '../cd/validate.js';
 import type { CdStore } from '../store/store.js';
 import { idParameter, parseId } from './params.js';
@@ -48,27 +45,12 @@ function sendWritten(ctx: Context, status: number, body?: unknown): void {
   if (body !== undefined) ctx.body = body;
 }
 
-/** The query parameters of GET /cds, with the very schemas the query validator is compiled from. */
-const listParameters: Parameter[] = Object.entries(LIST_PARAMS).map(([name, param]) => ({
-  name,
-  in: 'query',
-  description: param.description,
-  schema: param.schema as Record<string, unknown>,
-}));
-
 const etagHeader = {
   ETag: {
     description: 'A weak validator of this body: send it back in `If-None-Match`',
     schema: { type: 'string' },
   },
 };
-
-/** The value, or a 400 naming each field that is wrong. */
-function valid<T>(checked: Checked<T>, what: string): T {
-  if (checked.ok) return checked.value;
-  const summary = checked.details.map((d) => `${d.field} ${d.message}`).join('; ');
-  throw new BadRequest(`Invalid ${what}: ${summary}`, checked.details);
-}
 
 /**
  * The JSON API under /cds, in routing order: thin adapters between HTTP, the CD rules and
@@ -84,7 +66,7 @@ export function cdOperations({
   const body = jsonBody();
   // A malformed id is a 400 before the body is read or the store is asked.
   const id: Middleware = async (ctx, next) => {
-    ctx.state.id = parseId(ctx.params.id);
+    ctx.state.id = parseId(ctx.params);
     await next();
   };
   const notFound = (id: string) => new NotFound(`No CD with id ${id}`);
@@ -103,7 +85,7 @@ export function cdOperations({
       summary: 'The CDs, filtered, sorted and paged',
       description:
         'A bare array. `X-Total-Count` tells how many CDs match in all; `Link` points to the next and previous pages.',
-      parameters: listParameters,
+      parameters: LIST_PARAMETERS,
       responses: {
         200: {
           description: 'One page of the matching CDs',
@@ -113,7 +95,7 @@ export function cdOperations({
       },
       errors: [400, 503],
       handler: async (ctx) => {
-        const params = valid(checkListParams(ctx.query), 'query');
+        const params = readListParams(ctx.query);
         const query = buildListQuery(params);
         const page = await store.list(query);
         setPageHeaders(ctx, {
@@ -147,7 +129,7 @@ export function cdOperations({
       use: [auth, body],
       handler: async (ctx) => {
         const at = now();
-        const input = valid(checkCreate(ctx.request.body, at), 'CD');
+        const input = validCreate(ctx.request.body, at);
         const cd = await store.insert(newRecord(input, newId(), at));
         ctx.set('Location', `/cds/${cd.id}`);
         sendWritten(ctx, 201, cd);
@@ -178,7 +160,7 @@ export function cdOperations({
       use: [auth, id, body],
       handler: async (ctx) => {
         const at = now();
-        const patch = valid(checkUpdate(ctx.request.body, at), 'update');
+        const patch = validUpdate(ctx.request.body, at);
         const { id } = ctx.state;
         sendWritten(ctx, 200, found(await store.update(id, changesFor(patch, at)), id));
       },

@@ -1,4 +1,4 @@
-import { BadRequest, type Parameter } from 'service-kit';
+import { type Parameter, parameterValidator } from 'service-kit';
 
 export const idParameter: Parameter = {
   name: 'id',
@@ -11,14 +11,12 @@ export const idParameter: Parameter = {
   },
 };
 
-const UUID = new RegExp(idParameter.schema.pattern as string);
+const readId = parameterValidator<{ id: string }>([idParameter], {
+  summary: () => 'A CD id is a UUID such as 0b7c7f0e-8d4e-4f7a-9a53-6f0e2a1c5b3d',
+  messages: { id: 'must be a UUID' },
+});
 
-/** A CD id as the service makes them (a UUID, lower case); 400 before any store is asked. */
-export function parseId(raw: string | undefined): string {
-  if (raw === undefined || !UUID.test(raw)) {
-    throw new BadRequest('A CD id is a UUID such as 0b7c7f0e-8d4e-4f7a-9a53-6f0e2a1c5b3d', [
-      { field: 'id', message: 'must be a UUID' },
-    ]);
-  }
-  return raw.toLowerCase();
+/** The CD id of a route's path, as the service makes them (lower case); 400 before any store is asked. */
+export function parseId(params: Record<string, string>): string {
+  return readId(params).id.toLowerCase();
 }

@@ -1,13 +1,17 @@
 import querystring from 'node:querystring';
 import { expect } from 'chai';
-import { buildListQuery, checkListParams, DEFAULT_LIMIT } from '../../src/cd/query.js';
+import { buildListQuery, DEFAULT_LIMIT, readListParams } from '../../src/cd/query.js';
+import { checked } from '../../src/cd/validate.js';
+
+const checkListParams = (raw: Record<string, string | string[] | undefined>) =>
+  checked(() => readListParams(raw));
 
 const details = (raw: Record<string, string | string[]>) => {
   const checked = checkListParams(raw);
   return checked.ok ? [] : checked.details;
 };
 
-describe('checkListParams', () => {
+describe('readListParams', () => {
   it('accepts every parameter, trimmed, and turns integers into numbers', () => {
     expect(
       checkListParams({

@@ -1,11 +1,17 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { TEXT_RULE } from '../../src/cd/schema.js';
-import { checkCreate, checkUpdate } from '../../src/cd/validate.js';
+import {
+  checkCreate,
+  validCreate,
+  validUpdate,
+  checked as withoutThrowing,
+} from '../../src/cd/validate.js';
 import { makeCdInput } from '../helpers.js';
 import { REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
+const checkUpdate = (body: unknown, now: Date) => withoutThrowing(() => validUpdate(body, now));
 const fieldsOf = (checked: ReturnType<typeof checkCreate> | ReturnType<typeof checkUpdate>) =>
   checked.ok ? [] : checked.details.map((d) => d.field);
 
@@ -242,5 +248,18 @@ describe('checkUpdate', () => {
     expect(fieldsOf(checkUpdate({ id: 'x' }, NOW))).to.deep.equal(['id']);
     expect(fieldsOf(checkUpdate({ updatedAt: 'x' }, NOW))).to.deep.equal(['updatedAt']);
     expect(fieldsOf(checkUpdate([], NOW))).to.deep.equal(['body']);
+  });
+});
+
+describe('validCreate and validUpdate', () => {
+  it('give the trimmed value, or throw a 400 whose message names each problem', () => {
+    expect(validCreate(makeCdInput({ title: ' Blue ' }), NOW).title).to.equal('Blue');
+    expect(validUpdate({ genre: ' Jazz ' }, NOW)).to.deep.equal({ genre: 'Jazz' });
+    expect(() => validCreate({ ...makeCdInput(), id: 'x' }, NOW))
+      .to.throw('Invalid CD: id is set by the service and cannot be given')
+      .with.property('status', 400);
+    expect(() => validUpdate({}, NOW)).to.throw(
+      'Invalid update: body must have at least one of title, artist, genre, releaseYear',
+    );
   });
 });
