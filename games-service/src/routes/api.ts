@@ -1,6 +1,6 @@
 import {
   type ApiInfo,
-  BadRequest,
+  type Context,
   NotFound,
   type Operation,
   pagingHeaders,
@@ -10,8 +10,8 @@ import {
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/game.js';
 import type { GameSearch } from '../catalogue/search.js';
-import { idParameter, integerQuery, limitParameter, parseId } from './params.js';
-import { MAX_LIMIT, PAGING_PARAMS, readSearchQuery, SEARCH_PARAMS } from './search-params.js';
+import { idParameter, limitParameter, readGameId, readLimit } from './params.js';
+import { LIST_PARAMETERS, MAX_LIMIT, readSearchQuery } from './search-params.js';
 
 export const API_INFO: ApiInfo = {
   title: 'Game Shelf API',
@@ -39,13 +39,8 @@ const gems = {
  * `/:id`, which would otherwise read them as ids.
  */
 export function apiOperations(catalogue: Catalogue, search: GameSearch): Operation[] {
-  const findGame = (raw: string | undefined): Game => {
-    const id = parseId(raw);
-    if (id === undefined) {
-      throw new BadRequest('The game id must be a positive integer', [
-        { field: 'id', message: 'must be a positive integer' },
-      ]);
-    }
+  const findGame = (ctx: Context): Game => {
+    const { id } = readGameId(ctx.params);
     const game = catalogue.byId(id);
     if (!game) throw new NotFound(`No game with id ${id}`);
     return game;
@@ -61,7 +56,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
         'Without parameters, every game by id. The parameters filter, sort and page them; ' +
         '`X-Total-Count` tells how many games match in all and `Link` points to the `next` and ' +
         '`prev` pages. An unknown, repeated or invalid parameter is a 400 naming each problem.',
-      parameters: Object.values(LIST_PARAMS).map((param) => param.parameter),
+      parameters: LIST_PARAMETERS,
       responses: {
         200: {
           description: 'The matching games (every game without parameters), one page of them',
@@ -71,7 +66,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       },
       errors: [400],
       handler: (ctx) => {
-        const query = readSearchQuery(ctx.query, LIST_PARAMS, { strict: true });
+        const query = readSearchQuery(ctx.query);
         const { total, games } = search.search({ sort: 'id', ...query });
         ctx.set('Cache-Control', CACHE);
         setPageHeaders(ctx, { params: query, shown: games.length, total, maxLimit: MAX_LIMIT });
@@ -125,7 +120,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       responses: { 200: { description: 'The games of the genre', schema: summaries } },
       errors: [400, 404],
       handler: (ctx) => {
-        const limit = integerQuery(ctx, limitParameter);
+        const { limit } = readLimit(ctx.query);
         const games = catalogue.byGenre(ctx.params.genre ?? '', limit);
         if (games.length === 0) throw new NotFound(`No game has the genre ${ctx.params.genre}`);
         ctx.set('Cache-Control', CACHE);
@@ -141,7 +136,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       responses: { 200: { description: 'The game', schema: gameSchema } },
       errors: [400, 404],
       handler: (ctx) => {
-        const game = findGame(ctx.params.id);
+        const game = findGame(ctx);
         ctx.set('Cache-Control', CACHE);
         ctx.body = game;
       },
@@ -155,15 +150,13 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       responses: { 200: { description: 'The recommended games', schema: summaries } },
       errors: [400, 404],
       handler: (ctx) => {
-        const game = findGame(ctx.params.id);
+        const game = findGame(ctx);
         ctx.set('Cache-Control', CACHE);
         ctx.body = catalogue.recommendations(game).map(toSummary);
       },
     },
   ];
 }
-
-const LIST_PARAMS = { ...SEARCH_PARAMS, ...PAGING_PARAMS };
 
 /** A helpful 404 for a genre left out, before `/api/games/:id` reads `genre` as an id. */
 export function missingGenreRoute(): Router {

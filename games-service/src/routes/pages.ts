@@ -1,4 +1,4 @@
-import { type Context, NotFound, Router, renderView } from 'service-kit';
+import { type Context, NotFound, parameterValidator, Router, renderView } from 'service-kit';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -6,9 +6,9 @@ import {
 } from '../catalogue/catalogue.js';
 import { coverSvg, coverVersion } from '../catalogue/cover.js';
 import type { Game } from '../catalogue/game.js';
-import type { GameSearch } from '../catalogue/search.js';
-import { parseId } from './params.js';
-import { integerIn, readSearchQuery, SEARCH_PARAMS } from './search-params.js';
+import type { GameSearch, SearchQuery } from '../catalogue/search.js';
+import { readGameId } from './params.js';
+import { SEARCH_PARAMETERS, SEARCH_READING } from './search-params.js';
 
 export const HOME_GAME_COUNT = 9;
 export const TOP_RATED_PAGE_COUNT = 15;
@@ -39,20 +39,22 @@ export const SEARCH_ORDERS = [
 ];
 
 /** What the search page reads from its URL; other parameters are ignored. */
-const SEARCH_PAGE_PARAMS = {
-  q: SEARCH_PARAMS.q,
-  genre: SEARCH_PARAMS.genre,
-  sort: SEARCH_PARAMS.sort,
-  page: {
-    parameter: {
+const readSearchPage = parameterValidator<
+  Pick<SearchQuery, 'q' | 'genre' | 'sort'> & { page?: number }
+>(
+  [
+    SEARCH_PARAMETERS.q,
+    SEARCH_PARAMETERS.genre,
+    SEARCH_PARAMETERS.sort,
+    {
       name: 'page',
       in: 'query',
       description: 'The page of results, from 1',
-      schema: { type: 'integer', minimum: 1 },
+      schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
     },
-    read: integerIn(1, 1_000_000),
-  },
-} as const;
+  ],
+  { ...SEARCH_READING, unknown: 'ignore' },
+);
 
 /** The server-rendered pages. */
 export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () => number): Router {
@@ -65,8 +67,12 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
     ctx.set('Cache-Control', cacheControl);
     ctx.body = await renderView(ctx, view, locals);
   };
-  const gameOr404 = (raw: string | undefined): Game => {
-    const game = catalogue.byId(parseId(raw) ?? 0);
+  /** A page for an id that is not one is missing, like a page for an unknown game. */
+  const gameOr404 = (ctx: Context): Game => {
+    let game: Game | undefined;
+    try {
+      game = catalogue.byId(readGameId(ctx.params).id);
+    } catch {}
     if (!game) throw new NotFound('We could not find that game.');
     return game;
   };
@@ -100,15 +106,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
       ctx.redirect(game ? `/games/${game.id}` : '/');
     })
     .get('/search', (ctx) => {
-      const {
-        q,
-        genre,
-        sort,
-        page: asked,
-      } = readSearchQuery(ctx.query, SEARCH_PAGE_PARAMS, {
-        strict: false,
-      });
-      const pageNumber = (asked as number | undefined) ?? 1;
+      const { q, genre, sort, page: pageNumber = 1 } = readSearchPage(ctx.query);
       const result = search.search({
         q,
         genre,
@@ -123,7 +121,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
         );
       }
       const shownGenre =
-        genre && catalogue.genres.find((g) => g.toLowerCase() === genre.trim().toLowerCase());
+        genre && catalogue.genres.find((g) => g.toLowerCase() === genre.toLowerCase());
       const title = searchTitle(q, shownGenre ?? genre);
       return page(ctx, 'search', {
         title: pageNumber > 1 ? `${title}, page ${pageNumber}` : title,
@@ -142,13 +140,13 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
       });
     })
     .get('/games/:id/cover.svg', (ctx) => {
-      const game = gameOr404(ctx.params.id);
+      const game = gameOr404(ctx);
       ctx.set('Cache-Control', ctx.query.v === coverVersion(game) ? COVER_FOREVER : COVER_A_DAY);
       ctx.type = 'image/svg+xml';
       ctx.body = coverSvg(game);
     })
     .get('/games/:id', (ctx) => {
-      const game = gameOr404(ctx.params.id);
+      const game = gameOr404(ctx);
       return page(ctx, 'game', {
         title: game.title,
         description: game.shortDescription,

@@ -1,6 +1,4 @@
-import { BadRequest, type Context, type Parameter } from 'service-kit';
-
-const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
+import { type Parameter, parameterValidator } from 'service-kit';
 
 export const idParameter: Parameter = {
   name: 'id',
@@ -17,23 +15,13 @@ export const limitParameter: Parameter = {
   schema: { type: 'integer', minimum: 1, maximum: 1000 },
 };
 
-/** A path id as a positive safe integer, or undefined when it cannot be one. */
-export function parseId(raw: string | undefined): number | undefined {
-  if (raw === undefined || !POSITIVE_INTEGER.test(raw)) return undefined;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) ? id : undefined;
-}
+/** The game id of a route's path (`/api/games/:id`, `/games/:id`); a 400 otherwise. */
+export const readGameId = parameterValidator<{ id: number }>([idParameter], {
+  summary: () => 'The game id must be a positive integer',
+  messages: { id: 'must be a positive integer' },
+});
 
-/** An optional integer query parameter within its documented bounds; 400 otherwise. */
-export function integerQuery(ctx: Context, { name, schema }: Parameter): number | undefined {
-  const raw = ctx.query[name];
-  if (raw === undefined) return undefined;
-  const { minimum: min, maximum: max } = schema as { minimum: number; maximum: number };
-  const value = typeof raw === 'string' && /^-?[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new BadRequest(`${name} must be an integer from ${min} to ${max}`, [
-      { field: name, message: `must be a single integer from ${min} to ${max}` },
-    ]);
-  }
-  return value;
-}
+/** The `limit` of a list that takes nothing else; other parameters are ignored. */
+export const readLimit = parameterValidator<{ limit?: number }>([limitParameter], {
+  unknown: 'ignore',
+});
