@@ -1,10 +1,10 @@
-import { BadRequest, NotFound, Router, renderView } from 'service-kit';
+import { NotFound, Router, renderView } from 'service-kit';
 import { budgetPercents, budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
 import type { Random } from '../itineraries/random.js';
 import { pagePath } from '../view-helpers.js';
 import { NO_STORE, STABLE } from './cache-control.js';
-import { checkDestinationName, destinationParam } from './params.js';
+import { chosenDestination, destinationParam } from './params.js';
 
 /** What the home page says when the picker is sent without a choice. */
 export const NO_DESTINATION = 'Choose a destination in the list first, then press Show itinerary.';
@@ -39,10 +39,8 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
       // The destination form of the home page: redirects to the chosen itinerary. Sent without
       // a choice, it shows the home page again with a message beside the picker.
       .get('/itineraries', async (ctx) => {
-        const asked = ctx.query.destination;
-        if (Array.isArray(asked)) throw new BadRequest('Choose one destination.');
-        const name = asked?.trim() ?? '';
-        if (name === '') {
+        const name = chosenDestination(ctx);
+        if (name === undefined) {
           ctx.status = 400;
           ctx.set('Cache-Control', NO_STORE);
           ctx.body = await renderView(ctx, 'home', {
@@ -52,7 +50,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
           return;
         }
         ctx.set('Cache-Control', STABLE);
-        ctx.redirect(pagePath(found(checkDestinationName(name)).slug));
+        ctx.redirect(pagePath(found(name).slug));
       })
       .get('/itineraries/:destination', async (ctx) => {
         const entry = found(destinationParam(ctx));

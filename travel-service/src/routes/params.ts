@@ -1,7 +1,7 @@
-import { BadRequest, type Context, type Parameter } from 'service-kit';
+import { BadRequest, type Context, type Parameter, parameterValidator } from 'service-kit';
 import { MAX_NAME_LENGTH, NAME_CHARACTERS } from '../itineraries/destination.js';
 
-/** The destination path parameter, documented with the very rules `checkDestinationName` applies. */
+/** The destination path parameter: the OpenAPI document shows it, and names are checked against it. */
 export const destinationParameter: Parameter = {
   name: 'destination',
   in: 'path',
@@ -18,8 +18,19 @@ export const destinationParameter: Parameter = {
   },
 };
 
-const invalid = (message: string) =>
-  new BadRequest(`The destination ${message}`, [{ field: 'destination', message }]);
+const NAME_RULE = "may hold only letters, digits, spaces and . , ' -";
+const wording = {
+  summary: ([problem]: { message: string }[]) => `The destination ${problem?.message}`,
+  messages: { destination: { pattern: NAME_RULE, minLength: NAME_RULE } },
+};
+
+const readName = parameterValidator<{ destination: string }>([destinationParameter], wording);
+
+/** The home page's form sends the destination in the query: blank, it is not chosen. */
+const readChoice = parameterValidator<{ destination?: string }>(
+  [{ ...destinationParameter, in: 'query', required: false }],
+  { ...wording, unknown: 'ignore', emptyIsAbsent: ['destination'] },
+);
 
 /**
  * The destination named by the route's one path parameter, percent-decoded; 400 when
@@ -33,18 +44,18 @@ export function destinationParam(ctx: Context): string {
   try {
     name = decodeURIComponent(raw);
   } catch {
-    throw invalid('is not valid percent-encoding');
+    const message = 'is not valid percent-encoding';
+    throw new BadRequest(`The destination ${message}`, [{ field: 'destination', message }]);
   }
   return checkDestinationName(name);
 }
 
 /** A decoded name that a destination could have; 400 otherwise. */
 export function checkDestinationName(name: string): string {
-  if ([...name].length > MAX_NAME_LENGTH) {
-    throw invalid(`must be at most ${MAX_NAME_LENGTH} characters`);
-  }
-  if (!NAME_CHARACTERS.test(name)) {
-    throw invalid("may hold only letters, digits, spaces and . , ' -");
-  }
-  return name;
+  return readName({ destination: name }).destination;
+}
+
+/** The destination chosen in the home page's form, trimmed; undefined when none was. */
+export function chosenDestination(ctx: Context): string | undefined {
+  return readChoice(ctx.query).destination;
 }
