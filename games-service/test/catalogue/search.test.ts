@@ -138,6 +138,19 @@ describe('GameSearch', function () {
       expect(find({ q: 'portals' })).to.deep.equal([]);
     });
 
+    it('finds a word whole and as the start of longer words at once, each game once', () => {
+      const index = new GameSearch([
+        makeGame({ id: 1, title: 'Red Dead Red', developer: 'Rockstar' }),
+        makeGame({ id: 2, title: 'Redemption', developer: 'Rock' }),
+        makeGame({ id: 3, title: 'Bored', developer: 'Rocket' }),
+      ]);
+      const byId = (q: string) => ids(index.search({ q, sort: 'id' }));
+      expect(byId('red')).to.deep.equal([1, 2]);
+      expect(byId('rock red')).to.deep.equal([1, 2]);
+      expect(byId('red RED re')).to.deep.equal([1, 2]);
+      expect(byId('rocke')).to.deep.equal([3]);
+    });
+
     it('requires every query word to match', () => {
       expect(find({ q: 'half 2' })).to.deep.equal([2]);
       expect(find({ q: 'half portal' })).to.deep.equal([]);
