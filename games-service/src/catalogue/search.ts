@@ -119,8 +119,13 @@ export class GameSearch {
   readonly #ranked: readonly Game[];
   readonly #words: MiniSearch<Indexed>;
   readonly #orders: Record<OrderKey | 'rank', Order>;
-  readonly #genreOf: readonly string[];
-  readonly #byGenre = new Map<string, Uint32Array>();
+  // What the filters read of each game, by position, kept together so that a scan stays in cache.
+  readonly #years: Int32Array;
+  /** NaN for an unrated game, which no comparison keeps. */
+  readonly #ratings: Float64Array;
+  readonly #genreOf: Uint32Array;
+  readonly #genres = new Map<string, number>();
+  readonly #byGenre: Uint32Array[];
 
   constructor(games: readonly Game[]) {
     this.#ranked = [...games].sort(compareByRank);
@@ -144,14 +149,20 @@ export class GameSearch {
       );
     }
     this.#orders = orders as Record<OrderKey | 'rank', Order>;
-    this.#genreOf = this.#ranked.map((game) => genreKey(game.genre));
-    const genreLists = new Map<string, number[]>();
-    this.#genreOf.forEach((genre, position) => {
-      const list = genreLists.get(genre);
-      if (list) list.push(position);
-      else genreLists.set(genre, [position]);
+    this.#years = Int32Array.from(this.#ranked, (game) => game.releaseYear);
+    this.#ratings = Float64Array.from(this.#ranked, (game) => game.rating ?? Number.NaN);
+    const genreLists: number[][] = [];
+    this.#genreOf = Uint32Array.from(this.#ranked, (game, position) => {
+      const key = genreKey(game.genre);
+      let genre = this.#genres.get(key);
+      if (genre === undefined) {
+        genre = genreLists.push([]) - 1;
+        this.#genres.set(key, genre);
+      }
+      genreLists[genre]?.push(position);
+      return genre;
     });
-    for (const [genre, list] of genreLists) this.#byGenre.set(genre, Uint32Array.from(list));
+    this.#byGenre = genreLists.map((list) => Uint32Array.from(list));
   }
 
   get size(): number {
@@ -174,7 +185,10 @@ export class GameSearch {
     );
     if (fewest === undefined)
       return { total: this.size, games: this.#gamesAt(order.positions.subarray(offset, end)) };
-    const matches = others.length === 0 ? fewest.positions : fewest.positions.filter(keeps);
+    const matches =
+      others.length === 0
+        ? fewest.positions
+        : fewest.positions.filter((position) => others.every((other) => other.keeps(position)));
     return this.#page(order, matches, keeps, offset, end);
   }
 
@@ -190,26 +204,25 @@ export class GameSearch {
   #conditions(query: SearchQuery): Condition[] | undefined {
     const conditions: Condition[] = [];
     if (query.genre !== undefined && query.genre.trim() !== '') {
-      const genre = genreKey(query.genre);
-      const positions = this.#byGenre.get(genre);
-      if (positions === undefined) return undefined;
+      const genre = this.#genres.get(genreKey(query.genre));
+      if (genre === undefined) return undefined;
+      const positions = this.#byGenre[genre] as Uint32Array;
       conditions.push({ positions, keeps: (position) => this.#genreOf[position] === genre });
     }
     const minYear = Math.max(query.year ?? -Infinity, query.from ?? -Infinity);
     const maxYear = Math.min(query.year ?? Infinity, query.to ?? Infinity);
     if (minYear > maxYear) return undefined;
     if (minYear > -Infinity || maxYear < Infinity) {
-      const year = (position: number) => (this.#ranked[position] as Game).releaseYear;
-      const keeps = (position: number) => year(position) >= minYear && year(position) <= maxYear;
-      const before = (position: number) => year(position) < minYear;
+      const years = this.#years;
+      const keeps = (position: number) =>
+        (years[position] as number) >= minYear && (years[position] as number) <= maxYear;
+      const before = (position: number) => (years[position] as number) < minYear;
       conditions.push({ positions: this.#run('releaseYear', before, keeps), keeps });
     }
     const { minRating } = query;
     if (minRating !== undefined) {
-      const keeps = (position: number) => {
-        const { rating } = this.#ranked[position] as Game;
-        return rating !== null && rating >= minRating;
-      };
+      const ratings = this.#ratings;
+      const keeps = (position: number) => (ratings[position] as number) >= minRating;
       conditions.push({ positions: this.#run('-rating', () => false, keeps), keeps });
     }
     return conditions;
