@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
+import { CACHE_CONTROL } from './cache-control.js';
 
 const PREFIX = '/assets/';
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export interface Assets {
   /** The URL of an asset, carrying its content hash so that it can be cached for good. */
@@ -42,7 +42,10 @@ export function assets(dirs: readonly string[]): Assets {
       const name = ctx.path.slice(PREFIX.length);
       const file = files.get(name);
       if (file === undefined) return next();
-      ctx.set('Cache-Control', ctx.query.v === file.version ? IMMUTABLE : 'no-cache');
+      ctx.set(
+        'Cache-Control',
+        ctx.query.v === file.version ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate,
+      );
       await send(ctx, name, { root: file.dir });
     },
   };

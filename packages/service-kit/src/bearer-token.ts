@@ -1,7 +1,7 @@
 // Hand-written: the maintained bearer-token middlewares compare tokens in variable time.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import createError from 'http-errors';
 import type { Middleware } from 'koa';
-import { Unauthorized } from './errors.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -16,7 +16,9 @@ export function requireToken(token: string | undefined): Middleware {
   return async (ctx, next) => {
     const match = /^Bearer +(\S+) *$/i.exec(ctx.get('Authorization'));
     if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
-      throw new Unauthorized('This needs a valid bearer token: Authorization: Bearer <token>');
+      throw createError(401, 'This needs a valid bearer token: Authorization: Bearer <token>', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
     }
     await next();
   };

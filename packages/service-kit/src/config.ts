@@ -5,14 +5,11 @@ export interface ServerConfig {
   logRequests: boolean;
   /** Origins allowed to call the JSON API from a browser (`CORS_ORIGINS`). */
   corsOrigins: string[];
-  /** The bound of the response cache, in bytes (`CACHE_MAX_BYTES`). */
-  cacheMaxBytes: number;
   /** Whether GET /metrics answers (`METRICS`). */
   metrics: boolean;
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
-export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /** A whole decimal number within bounds, from an environment variable; throws naming it. */
 export function integerSetting(
@@ -43,7 +40,7 @@ export function booleanSetting(env: NodeJS.ProcessEnv, name: string, fallback: b
 }
 
 /** `CORS_ORIGINS`: a comma-separated list of origins, or `*`. */
-export function parseOrigins(value: string | undefined, fallback: readonly string[]): string[] {
+function parseOrigins(value: string | undefined, fallback: readonly string[]): string[] {
   if (value === undefined) return [...fallback];
   return value
     .split(',')
@@ -61,7 +58,6 @@ export function readServerConfig(
     host: env.HOST || '127.0.0.1',
     logRequests: booleanSetting(env, 'LOG_REQUESTS', true),
     corsOrigins: parseOrigins(env.CORS_ORIGINS, defaults.corsOrigins),
-    cacheMaxBytes: integerSetting(env, 'CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES),
     metrics: booleanSetting(env, 'METRICS', true),
   };
 }

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
+import { CACHE_CONTROL } from './cache-control.js';
 import { type ApiInfo, type JsonSchema, type Operation, openApiDocument } from './operations.js';
 import type { RenderFile } from './view-engine.js';
 import { renderKitView } from './views.js';
 
 /** The document and its page change only with a new release of the service. */
-const DOCS_CACHE = 'public, max-age=300';
+const DOCS_CACHE = CACHE_CONTROL.stable;
 
 export interface Api {
   /** The OpenAPI 3.1 document, its own operation included. */

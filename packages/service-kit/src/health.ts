@@ -1,42 +1,43 @@
+import { CACHE_CONTROL } from './cache-control.js';
 import type { JsonSchema, Operation } from './operations.js';
 
 export interface HealthReport {
   /** False when a dependency does not answer: 503. */
   ok: boolean;
   /** What the service tells beside its status (how many records, which store). */
-  facts: Record<string, unknown>;
+  details: Record<string, unknown>;
 }
 
 export interface HealthOptions {
   summary?: string;
-  /** The JSON Schemas of the facts. */
-  facts: Record<string, JsonSchema>;
+  /** The JSON Schemas of the details, by name. */
+  details: Record<string, JsonSchema>;
   check: () => HealthReport | Promise<HealthReport>;
   /** Documents the 503 of a dependency that does not answer. */
   mayFail?: boolean;
 }
 
-const schema = (status: string, facts: Record<string, JsonSchema>) => ({
+const schema = (status: string, details: Record<string, JsonSchema>) => ({
   type: 'object',
   additionalProperties: false,
-  required: ['status', ...Object.keys(facts)],
-  properties: { status: { const: status }, ...facts },
+  required: ['status', ...Object.keys(details)],
+  properties: { status: { const: status }, ...details },
 });
 
-/** GET /healthz: `{"status": "ok", ...facts}`, or 503 `{"status": "unavailable", ...}`; never stored. */
+/** GET /healthz: `{"status": "ok", ...details}`, or 503 `{"status": "unavailable", ...}`; never stored. */
 export function healthOperation({
   summary = 'Whether the service is up',
-  facts,
+  details,
   check,
   mayFail = false,
 }: HealthOptions): Operation {
   const responses: Operation['responses'] = {
-    200: { description: 'The service is up', schema: schema('ok', facts) },
+    200: { description: 'The service is up', schema: schema('ok', details) },
   };
   if (mayFail) {
     responses[503] = {
       description: 'A dependency does not answer',
-      schema: schema('unavailable', facts),
+      schema: schema('unavailable', details),
     };
   }
   return {
@@ -47,10 +48,10 @@ export function healthOperation({
     responses,
     errors: [],
     handler: async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
       const report = await check();
       ctx.status = report.ok ? 200 : 503;
-      ctx.body = { status: report.ok ? 'ok' : 'unavailable', ...report.facts };
+      ctx.body = { status: report.ok ? 'ok' : 'unavailable', ...report.details };
     },
   };
 }

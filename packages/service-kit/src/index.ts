@@ -1,47 +1,19 @@
+// Every name a service uses from the kit (see README.md: one line each).
 export { default as Router } from '@koa/router';
-export type { Context, Middleware, Next } from 'koa';
-export type { Registry } from 'prom-client';
-export { createServiceApp, PAGES_POLICY, type ServiceApp, type ServiceAppOptions } from './app.js';
-export { type Assets, assets } from './assets.js';
+export type { Context, Middleware } from 'koa';
+export { createServiceApp } from './app.js';
 export { requireToken } from './bearer-token.js';
-export {
-  booleanSetting,
-  DEFAULT_CACHE_MAX_BYTES,
-  integerSetting,
-  parseOrigins,
-  readServerConfig,
-  type ServerConfig,
-} from './config.js';
-export { type CorsOptions, corsFor } from './cors.js';
-export { type Api, describeApi, docsPage } from './docs.js';
-export {
-  BadRequest,
-  type ErrorBody,
-  type ErrorDetail,
-  errorBodySchema,
-  HttpError,
-  NotFound,
-  PayloadTooLarge,
-  ServiceUnavailable,
-  Unauthorized,
-  UnsupportedMediaType,
-} from './errors.js';
-export { type HealthOptions, type HealthReport, healthOperation } from './health.js';
+export { CACHE_CONTROL } from './cache-control.js';
+export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
+export { describeApi } from './docs.js';
+export { BadRequest, type ErrorDetail, NotFound, ServiceUnavailable } from './errors.js';
+export { healthOperation } from './health.js';
 export { jsonBody } from './json-body.js';
-export { createLogger, type Logger, silentLogger } from './log.js';
-export { createMetricsRegistry, routeOf, timeOperations } from './metrics.js';
-export {
-  type ApiInfo,
-  type JsonSchema,
-  mount,
-  type Operation,
-  openApiDocument,
-  type Parameter,
-  type SuccessResponse,
-} from './operations.js';
-export { type PageOf, pagingHeaders, setPageHeaders } from './paging.js';
-export { ENCODINGS, type Encoding, type ResponseCache, responseCache } from './response-cache.js';
-export { runService, type Started } from './run.js';
+export type { Logger } from './log.js';
+export { createMetricsRegistry, timeOperations } from './metrics.js';
+export type { ApiInfo, Operation, Parameter } from './operations.js';
+export { pagingHeaders, setPageHeaders } from './paging.js';
+export { runService } from './run.js';
 export {
   fieldProblem,
   loadSeedFile,
@@ -50,7 +22,5 @@ export {
   SeedError,
   type SeedRules,
 } from './seed.js';
-export { createHttpServer, type ServeOptions, serve } from './serve.js';
 export { bodyValidator, parameterValidator, type ValidatorOptions } from './validation.js';
-export { compileViews, type RenderFile, viewEngine } from './view-engine.js';
-export { kitHelpers, renderView } from './views.js';
+export { renderView } from './views.js';

@@ -1,7 +1,8 @@
 /// <reference types="@koa/bodyparser" preserve="true" />
 import { bodyParser } from '@koa/bodyparser';
+import createError from 'http-errors';
 import type { Middleware } from 'koa';
-import { BadRequest, HttpError, PayloadTooLarge, UnsupportedMediaType } from './errors.js';
+import { BadRequest, CLOSE_CONNECTION } from './errors.js';
 
 const UTF8 = new Set(['', 'utf-8', 'utf8']);
 
@@ -18,11 +19,11 @@ export function jsonBody(limit = '100kb'): Middleware {
       throw new BadRequest('This needs a JSON object body');
     }
     if (!ctx.is('application/json')) {
-      throw new UnsupportedMediaType('The body must be JSON (Content-Type: application/json)');
+      throw createError(415, 'The body must be JSON (Content-Type: application/json)');
     }
     const charset = ctx.request.charset.toLowerCase();
     if (!UTF8.has(charset)) {
-      throw new UnsupportedMediaType(`The body must be UTF-8 (charset=utf-8), not ${charset}`);
+      throw createError(415, `The body must be UTF-8 (charset=utf-8), not ${charset}`);
     }
     // Content codings are case-insensitive (RFC 9110); the parser knows them in lower case.
     const coding = ctx.get('Content-Encoding');
@@ -31,7 +32,9 @@ export function jsonBody(limit = '100kb'): Middleware {
       await parse(ctx, async () => {});
     } catch (error) {
       const { status, message } = error as { status?: unknown; message: string };
-      if (status === 413) throw new PayloadTooLarge(`The body is larger than ${limit}`);
+      if (status === 413) {
+        throw createError(413, `The body is larger than ${limit}`, CLOSE_CONNECTION);
+      }
       if (status === 400) {
         throw new BadRequest(
           /prototype/.test(message)
@@ -39,14 +42,15 @@ export function jsonBody(limit = '100kb'): Middleware {
             : `The body is not valid JSON: ${message}`,
         );
       }
-      if (status === 415) throw new UnsupportedMediaType(`The body cannot be read: ${message}`);
+      if (status === 415) throw createError(415, `The body cannot be read: ${message}`);
       const encoding = ctx.get('Content-Encoding');
       // zlib's own errors (a broken or truncated gzip, deflate or br body) carry no status.
       if (status === undefined && encoding !== '') {
-        // The rest of the body is not read: the connection cannot be reused.
-        throw new HttpError(400, `The body is not valid ${encoding} data: ${message}`, undefined, {
-          Connection: 'close',
-        });
+        throw createError(
+          400,
+          `The body is not valid ${encoding} data: ${message}`,
+          CLOSE_CONNECTION,
+        );
       }
       throw error;
     }

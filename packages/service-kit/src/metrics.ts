@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { CACHE_CONTROL } from './cache-control.js';
 
 /** A Prometheus registry with the process and event-loop metrics of prom-client. */
 export function createMetricsRegistry(service: string): Registry {
@@ -38,7 +39,7 @@ export function requestDuration(registry: Registry): Histogram<'method' | 'route
 export function metricsEndpoint(registry: Registry): Middleware {
   return (ctx, next) => {
     if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Cache-Control', CACHE_CONTROL.noStore);
     ctx.type = registry.contentType;
     return registry.metrics().then((text) => {
       ctx.body = text;

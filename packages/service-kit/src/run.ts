@@ -7,8 +7,8 @@ export interface Started {
   config: { port: number; host: string };
   /** Closes what the service opened (a database), once every connection is closed. */
   onClose?: () => Promise<void> | void;
-  /** Logged with the listening line. */
-  facts?: Record<string, unknown>;
+  /** Logged with the listening line (how many records, which store). */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -23,9 +23,9 @@ export async function runService(
   let started: Started | undefined;
   try {
     started = await start(logger);
-    const { app, config, onClose, facts } = started;
+    const { app, config, onClose, details } = started;
     const url = await serve(app, { ...config, logger, ...(onClose && { onClose }) });
-    logger.info({ url, ...facts }, `${service} listening`);
+    logger.info({ url, ...details }, `${service} listening`);
   } catch (error) {
     logger.error({ error: (error as Error).message }, `${service} cannot start`);
     await Promise.resolve(started?.onClose?.()).catch(() => {});

@@ -1,12 +1,24 @@
-import helmet, { type HelmetOptions } from 'helmet';
+import helmet from 'helmet';
 import type { Middleware } from 'koa';
 
+/** The Content-Security-Policy of sites whose pages load only their own assets. */
+const PAGES_POLICY = {
+  defaultSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
 /**
- * The security headers helmet decides for these options. They are the same for every answer,
- * so helmet runs once, here, and answers get them in one go (helmet's own middleware chain,
- * run on every request, cost about a third of a cached answer's time).
+ * The security headers helmet decides for this Content-Security-Policy (helmet's directives;
+ * the pages' own policy by default). They are the same for every answer, so helmet runs once,
+ * here, and answers get them in one go.
  */
-export function securityHeaders(options: HelmetOptions): Record<string, string> {
+export function securityHeaders(
+  contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   const collect = {
     setHeader: (name: string, value: unknown) => {
@@ -16,7 +28,12 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
       delete headers[name];
     },
   };
-  helmet(options)({} as never, collect as never, () => {});
+  helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: false,
+  })({} as never, collect as never, () => {});
   return headers;
 }
 

@@ -93,7 +93,6 @@ export async function serve(
   const open = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   let closing = false;
-  // Before the app, which may answer at once (from its cache).
   const server = createHttpServer(app, (_req, res) => {
     if (closing) res.setHeader('Connection', 'close');
     open.add(res);

@@ -78,8 +78,8 @@ export function schemaJson(schema: unknown): string {
   );
 }
 
-/** Formatting the kit's views use, available to every template as `h`. */
-export const kitHelpers = {
+/** Formatting the kit's views use, available to every template as `format`. */
+export const kitFormatting = {
   /** A JSON Schema's type in a few words, for the API reference. */
   schemaType: (schema: {
     type?: unknown;

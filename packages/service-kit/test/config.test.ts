@@ -10,7 +10,6 @@ describe('config', () => {
       host: '127.0.0.1',
       logRequests: true,
       corsOrigins: ['*'],
-      cacheMaxBytes: 32 * 1024 * 1024,
       metrics: true,
     });
   });

@@ -23,11 +23,15 @@ describe('errors', () => {
   it('answers an unexpected failure with a generic 500 and logs it', async () => {
     const logger = captureLogger();
     const { app } = fixtureService({ logger });
-    const res = await fixtureService().request(app.callback()).get('/api/boom').expect(500);
+    const res = await fixtureService()
+      .request(app.callback())
+      .get('/api/boom')
+      .set('X-Request-Id', 'failing-1')
+      .expect(500);
     expect(res.body).to.deep.equal({ error: 'Internal Server Error', status: 500 });
     expect(JSON.stringify(res.body)).to.not.include('secret');
     const logged = logger.lines.find((line) => line.message === 'unhandled error');
-    expect(logged?.level).to.equal('error');
+    expect(logged).to.include({ level: 'error', requestId: 'failing-1', path: '/api/boom' });
     expect(JSON.stringify(logged)).to.include('secret detail from the database');
   });
 

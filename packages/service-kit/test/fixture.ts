@@ -11,6 +11,7 @@ import type { Operation } from '../src/operations.js';
 import { Conformance } from '../src/testing/conformance.js';
 import { renderView } from '../src/views.js';
 
+const FAILING = ['addItemThenFail', 'boom'];
 const root = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
 const itemSchema = {
   type: 'object',
@@ -18,15 +19,18 @@ const itemSchema = {
   properties: { id: { type: 'integer' }, name: { type: 'string' } },
 };
 
-/** A small service on the kit: a list that can grow, a random answer, a big one, failures. */
-export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
+/**
+ * A small service on the kit: a list that can grow, a random answer, a big one, and (unless
+ * `failing` is false) two routes that fail.
+ */
+export function fixtureService(options: Partial<ServiceAppOptions> = {}, { failing = true } = {}) {
   const items = [{ id: 1, name: 'first' }];
   const calls = { list: 0, big: 0 };
   const health = { up: true };
   const operations: Operation[] = [
     healthOperation({
-      facts: { items: { type: 'integer' } },
-      check: () => ({ ok: health.up, facts: { items: items.length } }),
+      details: { items: { type: 'integer' } },
+      check: () => ({ ok: health.up, details: { items: items.length } }),
       mayFail: true,
     }),
     {
@@ -64,6 +68,18 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
       },
     },
     {
+      id: 'removeLastItem',
+      method: 'delete',
+      path: '/api/items/last',
+      summary: 'Removes the last item',
+      responses: { 204: { description: 'Removed' } },
+      errors: [],
+      handler: (ctx) => {
+        items.pop();
+        ctx.status = 204;
+      },
+    },
+    {
       id: 'randomNumber',
       method: 'get',
       path: '/api/random',
@@ -72,7 +88,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
       errors: [],
       handler: (ctx) => {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { value: Math.random() };
+        ctx.body = { value: Math.random().toFixed(9) };
       },
     },
     {
@@ -116,15 +132,14 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
   ];
   const api = describeApi(
     { title: 'Fixture API', version: '1.0.0', description: 'For the kit tests.' },
-    operations,
+    failing ? operations : operations.filter((op) => !FAILING.includes(op.id)),
   );
   const pages = new Router()
     .get('/', async (ctx) => {
       ctx.set('Cache-Control', 'public, max-age=60');
       ctx.body = await renderView(ctx, 'home', { title: 'Home', message: 'hello' });
     })
-    // An answer that stays under way: its first part is sent, the rest never comes (so the
-    // response cache, which keeps whole answers, must not wait for it).
+    // An answer that stays under way: its first part is sent, the rest never comes.
     .get('/streaming', (ctx) => {
       const body = new PassThrough();
       body.write('first part\n');
@@ -139,8 +154,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}) {
     jsonPaths: ['/api', '/healthz', '/openapi.json'],
     routers: [pages],
     errorView: 'error',
-    viewHelpers: { shout: (text: string) => text.toUpperCase() },
-    cacheMaxBytes: 1024 * 1024,
+    formatting: { shout: (text: string) => text.toUpperCase() },
     cors: { origins: ['https://allowed.example'] },
     ...options,
   });

@@ -1,7 +1,25 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
-import { expectRevalidates } from '../src/testing/http.js';
+import request from 'supertest';
+import { captureLogger } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
+
+/**
+ * GET `path` answers 200 with a weak ETag; the same GET with a matching If-None-Match gets 304
+ * without a body, with another one 200. Returns the ETag.
+ */
+async function expectRevalidates(
+  server: Parameters<typeof request>[0],
+  path: string,
+): Promise<string> {
+  const first = await request(server).get(path).expect(200);
+  const etag = first.headers.etag ?? '';
+  if (!/^W\/"[\w+/=-]+"$/.test(etag)) throw new Error(`${path}: no weak ETag but "${etag}"`);
+  const again = await request(server).get(path).set('If-None-Match', etag).expect(304);
+  if ((again.text ?? '') !== '') throw new Error(`${path}: a 304 with a body`);
+  await request(server).get(path).set('If-None-Match', '"other"').expect(200);
+  return etag;
+}
 
 describe('conditional GET', () => {
   const { app, request } = fixtureService();
@@ -12,6 +30,21 @@ describe('conditional GET', () => {
       await expectRevalidates(server, path);
     });
   }
+
+  it('gives every encoding of a body the same weak ETag', async () => {
+    const tags = [];
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const res = await request(server).get('/api/big/2').set('Accept-Encoding', encoding);
+      tags.push(res.headers.etag);
+    }
+    expect(new Set(tags).size).to.equal(1);
+    const notModified = await request(server)
+      .get('/api/big/2')
+      .set('Accept-Encoding', 'gzip')
+      .set('If-None-Match', tags[0] ?? '')
+      .expect(304);
+    expect(notModified.headers['content-encoding']).to.equal(undefined);
+  });
 
   it('gives no ETag to an answer that must not be stored', async () => {
     const res = await request(server).get('/healthz').expect(200);
@@ -33,25 +66,50 @@ describe('compression', () => {
     expect(gzip.headers.vary).to.match(/Accept-Encoding/);
   });
 
-  it('leaves small answers and clients that take nothing uncompressed', async () => {
+  it('sends bytes that decode to the very body sent without encoding', async () => {
+    const plain = await request(server).get('/api/big/3').set('Accept-Encoding', 'identity');
+    const packed = await request(server).get('/api/big/3').set('Accept-Encoding', 'gzip');
+    expect(packed.headers['content-encoding']).to.equal('gzip');
+    expect(packed.body).to.deep.equal(plain.body);
+    expect(Number(plain.headers['content-length'])).to.be.above(3 * 1024);
+  });
+
+  it('compresses pages and assets too', async () => {
+    const page = await request(server).get('/').set('Accept-Encoding', 'identity');
+    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(page.text)?.[1] ?? '';
+    const css = await request(server).get(href).set('Accept-Encoding', 'br');
+    expect(css.headers['content-encoding']).to.equal('br');
+    const docs = await request(server).get('/docs').set('Accept-Encoding', 'gzip');
+    expect(docs.headers['content-encoding']).to.equal('gzip');
+  });
+
+  it('leaves small answers, HEAD, 204 and clients that take nothing uncompressed', async () => {
     const small = await request(server).get('/api/items').set('Accept-Encoding', 'gzip, br');
     expect(small.headers['content-encoding']).to.equal(undefined);
+    expect(small.headers.vary).to.match(/Accept-Encoding/);
     const plain = await request(server).get('/api/big/2').set('Accept-Encoding', 'identity');
     expect(plain.headers['content-encoding']).to.equal(undefined);
+    const head = await request(server).head('/api/big/2').set('Accept-Encoding', 'gzip');
+    expect(head.status).to.equal(200);
+    expect(head.headers['content-encoding']).to.equal(undefined);
+    const removed = await request(server).delete('/api/items/last').set('Accept-Encoding', 'gzip');
+    expect(removed.status).to.equal(204);
+    expect(removed.headers['content-encoding']).to.equal(undefined);
   });
 
   it('answers without encoding a client that refuses identity and every encoding we have', async () => {
-    for (const cacheMaxBytes of [0, 1024 * 1024]) {
-      const { app: plain } = fixtureService({ cacheMaxBytes });
-      for (const refusal of ['identity;q=0', '*;q=0', 'zstd, identity;q=0']) {
-        const res = await request(plain.callback())
-          .get('/api/big/2')
-          .set('Accept-Encoding', refusal)
-          .expect(200);
-        expect(res.headers['content-encoding'], refusal).to.equal(undefined);
-        expect(res.body.filler).to.have.length(2048);
-      }
+    for (const refusal of ['identity;q=0', '*;q=0', 'zstd, identity;q=0', 'identity;q=0.0']) {
+      const res = await request(server)
+        .get('/api/big/2')
+        .set('Accept-Encoding', refusal)
+        .expect(200);
+      expect(res.headers['content-encoding'], refusal).to.equal(undefined);
+      expect(res.body.filler).to.have.length(2048);
     }
+    const weighed = await request(server)
+      .get('/api/big/2')
+      .set('Accept-Encoding', 'gzip;q=0.5, br;q=0.1, identity;q=0');
+    expect(weighed.headers['content-encoding']).to.equal('gzip');
   });
 });
 
@@ -62,8 +120,40 @@ describe('request id', () => {
   it('echoes a sane X-Request-Id and replaces anything else', async () => {
     const kept = await request(server).get('/api/items').set('X-Request-Id', 'abc-123.4:5');
     expect(kept.headers['x-request-id']).to.equal('abc-123.4:5');
-    const replaced = await request(server).get('/api/items').set('X-Request-Id', 'bad id<>');
-    expect(replaced.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+    for (const bad of ['bad id<>', 'x'.repeat(129)]) {
+      const replaced = await request(server).get('/api/items').set('X-Request-Id', bad);
+      expect(replaced.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+    }
+    const made = await request(server).get('/nope');
+    const other = await request(server).get('/nope');
+    expect(made.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+    expect(other.headers['x-request-id']).to.not.equal(made.headers['x-request-id']);
+  });
+});
+
+describe('request log', () => {
+  it('writes one line per request, with its id, when logRequests is on', async () => {
+    const logger = captureLogger('fixture');
+    const { app, request } = fixtureService({ logger, logRequests: true });
+    await request(app.callback()).get('/api/items').set('X-Request-Id', 'trace-me').expect(200);
+    const lines = logger.lines.filter((line) => line.message === 'request');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.include({
+      service: 'fixture',
+      level: 'info',
+      method: 'GET',
+      path: '/api/items',
+      status: 200,
+      requestId: 'trace-me',
+    });
+    expect(lines[0]?.ms).to.be.a('number');
+  });
+
+  it('writes none when logRequests is off', async () => {
+    const logger = captureLogger('fixture');
+    const { app, request } = fixtureService({ logger });
+    await request(app.callback()).get('/api/items').expect(200);
+    expect(logger.lines).to.deep.equal([]);
   });
 });
 
@@ -76,6 +166,14 @@ describe('CORS', () => {
       .set('Origin', 'https://allowed.example');
     expect(allowed.headers['access-control-allow-origin']).to.equal('https://allowed.example');
     expect(allowed.headers['access-control-expose-headers']).to.include('X-Request-Id');
+    expect(allowed.headers.vary).to.match(/Origin/);
+    const other = await request(server).get('/api/items').set('Origin', 'https://evil.example');
+    expect(other.headers['access-control-allow-origin']).to.equal(undefined);
+    const error = await request(server)
+      .get('/api/big/0')
+      .set('Origin', 'https://allowed.example')
+      .expect(404);
+    expect(error.headers['access-control-allow-origin']).to.equal('https://allowed.example');
     const page = await request(server).get('/').set('Origin', 'https://allowed.example');
     expect(page.headers['access-control-allow-origin']).to.equal(undefined);
     const preflight = await request(server)
@@ -84,6 +182,8 @@ describe('CORS', () => {
       .set('Access-Control-Request-Method', 'POST');
     expect(preflight.status).to.equal(204);
     expect(preflight.headers['access-control-max-age']).to.equal('600');
+    // The methods of the API's own operations, HEAD with GET.
+    expect(preflight.headers['access-control-allow-methods']).to.equal('GET,POST,DELETE,HEAD');
   });
 
   it('is off with no origins', async () => {
@@ -113,6 +213,7 @@ describe('OpenAPI document and /docs', () => {
     expect(Object.keys(res.body.paths)).to.have.members([
       '/healthz',
       '/api/items',
+      '/api/items/last',
       '/api/random',
       '/api/big/{size}',
       '/api/items/half-done',

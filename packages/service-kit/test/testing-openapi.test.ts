@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import Koa from 'koa';
-import {
-  expectDocumentedGetsAndHeads,
-  expectValidOpenApiDocument,
-} from '../src/testing/openapi.js';
+import { Conformance } from '../src/testing/conformance.js';
+import { expectDocumentedApi } from '../src/testing/openapi.js';
 import { fixtureService } from './fixture.js';
 
 const rejects = async (promise: Promise<unknown>) => {
@@ -16,23 +14,36 @@ const rejects = async (promise: Promise<unknown>) => {
 };
 
 describe('OpenAPI test helpers', () => {
-  const server = fixtureService().app.callback();
+  const server = fixtureService({}, { failing: false }).app.callback();
+  const sized = (template: string) => template.replace('{size}', '2');
 
   it('pass on a service whose document is valid and whose routes answer as documented', async () => {
-    const document = await expectValidOpenApiDocument(server);
-    const paths = { '/api/items': {}, '/openapi.json': {} };
-    expect(document.paths).to.include.keys(Object.keys(paths));
-    await expectDocumentedGetsAndHeads(server, { paths }, (template) => template);
+    const document = await expectDocumentedApi(server, sized);
+    expect(document.paths).to.include.keys('/api/items', '/openapi.json', '/healthz');
   });
 
   it('fail on an invalid document, and on a documented route that does not answer', async () => {
     const broken = new Koa().use((ctx) => {
       ctx.body = { openapi: '3.1.0', info: {}, paths: 5 };
     });
-    expect((await rejects(expectValidOpenApiDocument(broken.callback()))).message).to.match(
+    expect((await rejects(expectDocumentedApi(broken.callback(), sized))).message).to.match(
       /not valid OpenAPI/,
     );
-    const missing = { paths: { '/api/big/{size}': {} } };
-    await rejects(expectDocumentedGetsAndHeads(server, missing, (t) => t.replace('{size}', '0')));
+    const failure = await rejects(
+      expectDocumentedApi(server, (template) => template.replace('{size}', '0')),
+    );
+    expect(failure.message).to.match(/\/api\/big\/0/);
+  });
+
+  it('catch a response the document does not describe', () => {
+    const { conformance } = fixtureService();
+    const checker = new Conformance(conformance.document, () => true);
+    const headers = { 'content-type': 'application/json' };
+    checker.check('get', '/api/items', { status: 200, headers, body: [{ id: 'x', name: 1 }] });
+    checker.check('get', '/api/items', { status: 418, headers, body: {} });
+    checker.check('get', '/api/items/x', { status: 400, headers, body: { error: 'x' } });
+    checker.check('get', '/elsewhere', { status: 200, headers, body: {} });
+    checker.check('get', '/elsewhere', { status: 404, headers, body: { error: 'x', status: 404 } });
+    expect(checker.violations).to.have.length(4);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { escapeHtml, inlineCode, kitHelpers, schemaJson, schemaRef } from '../src/views.js';
+import { escapeHtml, inlineCode, kitFormatting, schemaJson, schemaRef } from '../src/views.js';
 
 describe('the API reference helpers', () => {
   it('turns backtick spans into code and escapes everything else', () => {
@@ -24,7 +24,7 @@ describe('the API reference helpers', () => {
     expect(schemaRef({ $ref: 'https://example.com/x.json' })).to.equal(undefined);
     expect(schemaRef({ type: 'object' })).to.equal(undefined);
     expect(schemaRef(undefined)).to.equal(undefined);
-    expect(kitHelpers.schemaType({ $ref: '#/components/schemas/Game' })).to.equal('Game');
+    expect(kitFormatting.schemaType({ $ref: '#/components/schemas/Game' })).to.equal('Game');
   });
 
   it('shows a schema as escaped JSON whose component references are links', () => {
@@ -41,10 +41,10 @@ describe('the API reference helpers', () => {
   });
 
   it('describes a parameter type in a few words', () => {
-    expect(kitHelpers.schemaType({ type: 'integer', minimum: 1, maximum: 1000 })).to.equal(
+    expect(kitFormatting.schemaType({ type: 'integer', minimum: 1, maximum: 1000 })).to.equal(
       'integer, 1 to 1000',
     );
-    expect(kitHelpers.schemaType({ enum: ['a', '-a'] })).to.equal('one of a, -a');
-    expect(kitHelpers.schemaType({ type: ['number', 'null'] })).to.equal('number or null');
+    expect(kitFormatting.schemaType({ enum: ['a', '-a'] })).to.equal('one of a, -a');
+    expect(kitFormatting.schemaType({ type: ['number', 'null'] })).to.equal('number or null');
   });
 });

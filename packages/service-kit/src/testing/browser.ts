@@ -2,7 +2,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's Chromium, or the one CHROMIUM_PATH names. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
 export function launchBrowser(): Promise<Browser> {

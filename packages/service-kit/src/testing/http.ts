@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type Koa from 'koa';
-import request from 'supertest';
 import { createLogger, type Logger } from '../log.js';
 import { createHttpServer } from '../serve.js';
 
@@ -47,21 +46,4 @@ export function captureLogger(service = 'test'): Logger & { lines: LogLine[] } {
     },
   });
   return Object.assign(createLogger(service, sink), { lines });
-}
-
-/**
- * GET `path` answers 200 with a weak ETag; the same GET with a matching If-None-Match gets 304
- * without a body, with another one 200. Returns the ETag.
- */
-export async function expectRevalidates(
-  server: Parameters<typeof request>[0],
-  path: string,
-): Promise<string> {
-  const first = await request(server).get(path).expect(200);
-  const etag = first.headers.etag ?? '';
-  if (!/^W\/"[\w+/=-]+"$/.test(etag)) throw new Error(`${path}: no weak ETag but "${etag}"`);
-  const again = await request(server).get(path).set('If-None-Match', etag).expect(304);
-  if ((again.text ?? '') !== '') throw new Error(`${path}: a 304 with a body`);
-  await request(server).get(path).set('If-None-Match', '"other"').expect(200);
-  return etag;
 }

@@ -1,52 +1,61 @@
+/// <reference types="mocha" preserve="true" />
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
+import { CHROMIUM, expectAccessible, launchBrowser } from './browser.js';
+import { expectApiReference } from './docs.js';
 import { listen } from './http.js';
+import { checkPageAtWidths, expectNoOverflow, type PageCheckOptions } from './layout.js';
 
-/** An app listening on a free port and a browser to look at it, for a suite of browser tests. */
-export interface BrowserSession {
-  /** The app's base URL, e.g. `http://127.0.0.1:40123`. */
-  url: string;
-  browser: Browser;
-  /** A page in a fresh context (no cookies, no cache); the previous context is closed. */
-  newPage(options?: BrowserContextOptions): Promise<Page>;
-  /** Closes the browser and the server. */
-  close(): Promise<void>;
-}
-
-/** Starts the app and Chromium; call `close()` when the suite is done. */
-export async function openBrowserSession(app: Koa): Promise<BrowserSession> {
-  const { url, server } = await listen(app);
-  let browser: Browser;
-  try {
-    browser = await launchBrowser();
-  } catch (error) {
-    server.close();
-    throw error;
-  }
+/**
+ * For a mocha suite of browser tests: before it, the app (from `makeApp`) listens on a free
+ * port and Chromium starts; after it, both close. Without Chromium the suite's tests are
+ * skipped (pending), with a line saying why.
+ */
+export function useBrowser(makeApp: () => Koa | Promise<Koa>) {
+  let server: Server | undefined;
+  let browser: Browser | undefined;
   let context: BrowserContext | undefined;
+  let base = '';
   const closeContext = async () => {
     await context?.close();
     context = undefined;
   };
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: these browser tests need Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
+      this.skip();
+    }
+    ({ server, url: base } = await listen(await makeApp()));
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await closeContext();
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  });
   return {
-    url,
-    browser,
-    async newPage(options) {
+    /** The app's base URL, e.g. `http://127.0.0.1:40123`. */
+    get url() {
+      return base;
+    },
+    /** A page in a fresh context (no cookies, no cache); the previous context is closed. */
+    async newPage(options?: BrowserContextOptions): Promise<Page> {
       await closeContext();
+      if (!browser) throw new Error('useBrowser: no browser before the suite starts');
       context = await browser.newContext(options);
       return context.newPage();
     },
-    async close() {
-      await closeContext();
-      await browser.close();
-      await closeServer(server);
-    },
+    /** Loads `path` at each width (390 and 1280 px): nothing overflows sideways, axe is clean. */
+    checkPageAtWidths: (page: Page, path: string, options?: PageCheckOptions) =>
+      checkPageAtWidths(page, base + path, options),
+    /** /docs against /openapi.json: every operation shown, code as code, links that lead. */
+    expectApiReference: (page: Page) => expectApiReference(page, base),
+    /** No accessibility violation (axe) on the page as it is now. */
+    expectAccessible,
+    /** Nothing sticks out sideways on the page as it is now. */
+    expectNoOverflow,
   };
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

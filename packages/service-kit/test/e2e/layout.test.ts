@@ -1,28 +1,16 @@
 import { expect } from 'chai';
-import {
-  type Browser,
-  expectNoOverflow,
-  launchBrowser,
-  overflowProblems,
-} from '../src/testing/index.js';
+import { useBrowser } from '../../src/testing/index.js';
+import { overflowProblems } from '../../src/testing/layout.js';
+import { fixtureService } from '../fixture.js';
 
 describe('overflow checks in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(() => browser?.close());
+  const browser = useBrowser(() => fixtureService().app);
 
   const problemsOf = async (html: string, width = 390) => {
-    const context = await browser.newContext({ viewport: { width, height: 600 } });
-    try {
-      const page = await context.newPage();
-      await page.setContent(`<!doctype html><html><body style="margin:0">${html}</body></html>`);
-      return await overflowProblems(page);
-    } finally {
-      await context.close();
-    }
+    const page = await browser.newPage({ viewport: { width, height: 600 } });
+    await page.setContent(`<!doctype html><html><body style="margin:0">${html}</body></html>`);
+    return overflowProblems(page);
   };
 
   it('finds nothing on a page that fits', async () => {
@@ -58,14 +46,12 @@ describe('overflow checks in Chromium', function () {
   });
 
   it('fails with the list of problems', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 600 } });
-    const page = await context.newPage();
+    const page = await browser.newPage({ viewport: { width: 390, height: 600 } });
     await page.setContent('<p style="width:50px;white-space:nowrap">does not wrap at all</p>');
     let failure: unknown;
-    await expectNoOverflow(page).catch((error: unknown) => {
+    await browser.expectNoOverflow(page).catch((error: unknown) => {
       failure = error;
     });
-    await context.close();
     expect((failure as Error).message).to.match(
       /^about:blank at 390px: 1 overflowing\n {2}the text "does not wrap at all" sticks out of p /,
     );

@@ -1,0 +1,16 @@
+/**
+ * The Cache-Control values the services answer with, named once. Each answer says how long any
+ * cache (a browser, the caching proxy in front of the services) may keep it.
+ */
+export const CACHE_CONTROL = {
+  /** Never kept: an answer that differs every time (a random page) or tells the moment (health, errors, writes). */
+  noStore: 'no-store',
+  /** Kept, but asked again each time (with its ETag): data that a write may change at any moment. */
+  revalidate: 'no-cache',
+  /** Kept five minutes: data fixed while the process runs (a catalogue from its seed, the API document). */
+  stable: 'public, max-age=300',
+  /** Kept a day: a file whose URL does not name its version. */
+  oneDay: 'public, max-age=86400',
+  /** Kept for good: a URL that names its version, so that a new version has a new URL. */
+  immutable: 'public, max-age=31536000, immutable',
+} as const;

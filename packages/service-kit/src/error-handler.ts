@@ -1,0 +1,100 @@
+import { STATUS_CODES } from 'node:http';
+import { isHttpError } from 'http-errors';
+import type { Context, Middleware } from 'koa';
+import { CACHE_CONTROL } from './cache-control.js';
+import type { ErrorBody } from './errors.js';
+import type { Logger } from './log.js';
+
+/** Headers of the failed answer that do not apply to its error. */
+const DISCARDED_ON_ERROR = [
+  'Cache-Control',
+  'Content-Encoding',
+  'ETag',
+  'Last-Modified',
+  'Link',
+  'Location',
+  'X-Total-Count',
+];
+
+export interface ErrorHandlerOptions {
+  logger: Logger;
+  /** Renders the error page of a request that is not for the JSON API; JSON when absent or failing. */
+  renderPage?: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined;
+  isApi: (ctx: Context) => boolean;
+  /** Headers every error answer carries (the security headers), whatever failed and where. */
+  headers: Record<string, string>;
+}
+
+/**
+ * The one place where failures become answers: an error meant for the client (http-errors'
+ * `expose`, as the kit's errors and Koa's own helpers throw) keeps its status, message, details
+ * and headers; anything else is logged and answered with a generic message. Bodiless error
+ * statuses (404 fall-through, 405 from the router) get a body too. No error answer is stored.
+ */
+export function errorHandler({
+  logger,
+  renderPage,
+  isApi,
+  headers: always,
+}: ErrorHandlerOptions): Middleware {
+  return async (ctx, next) => {
+    let body: ErrorBody;
+    try {
+      await next();
+      if (ctx.status < 400 || ctx.body != null) return;
+      body = { error: fallThroughMessage(ctx, isApi(ctx)), status: ctx.status };
+    } catch (error) {
+      body = toErrorBody(error);
+      if (body.status >= 500) {
+        logger.error(
+          { err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId },
+          isHttpError(error) && error.expose ? error.message : 'unhandled error',
+        );
+      }
+      for (const name of DISCARDED_ON_ERROR) ctx.remove(name);
+      const headers = (error as { headers?: unknown }).headers;
+      if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
+    }
+    ctx.status = body.status;
+    ctx.set(always);
+    ctx.set('Cache-Control', CACHE_CONTROL.noStore);
+    // A body not read yet stays unread: Node would otherwise read all of it to reuse the connection.
+    if (!ctx.req.complete) ctx.set('Connection', 'close');
+    if (renderPage && !isApi(ctx)) {
+      try {
+        ctx.body = await renderPage(ctx, body);
+        ctx.status = body.status;
+        return;
+      } catch (error) {
+        logger.error({ err: error }, 'error page failed');
+      }
+    }
+    ctx.body = body;
+  };
+}
+
+function toErrorBody(error: unknown): ErrorBody {
+  const { status, expose, message, details } = (error ?? {}) as {
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+    details?: unknown;
+  };
+  if (typeof status === 'number' && status >= 400 && status < 600) {
+    const shown = Boolean(expose) && typeof message === 'string' && message !== '';
+    const body: ErrorBody = { error: shown ? message : statusText(status), status };
+    if (status < 500 && Array.isArray(details)) body.details = details;
+    return body;
+  }
+  return { error: statusText(500), status: 500 };
+}
+
+function fallThroughMessage(ctx: Context, api: boolean): string {
+  if (ctx.status === 404) {
+    return api ? `Nothing here: ${ctx.method} ${ctx.path}` : `There is no page at ${ctx.path}.`;
+  }
+  if (ctx.status === 405) return `Method ${ctx.method} is not allowed on ${ctx.path}`;
+  return statusText(ctx.status);
+}
+
+const statusText = (status: number): string => STATUS_CODES[status] ?? 'Error';
