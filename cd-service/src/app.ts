@@ -1,15 +1,10 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  type Api,
   createMetricsRegistry,
   createServiceApp,
-  DEFAULT_CACHE_MAX_BYTES,
   describeApi,
-  type Registry,
-  type ServiceApp,
-  type ServiceAppOptions,
-  silentLogger,
+  type Logger,
   timeOperations,
 } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
@@ -37,9 +32,13 @@ const CONTENT_SECURITY_POLICY = {
 /** A preflight may ask for the writes, with a bearer token and a JSON body. */
 const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'];
 
-export interface AppOptions
-  extends Pick<ServiceAppOptions, 'logger' | 'logRequests' | 'cacheMaxBytes' | 'metrics'> {
+export interface AppOptions {
   store: CdStore;
+  logger?: Logger;
+  /** Write one log line per request. */
+  logRequests?: boolean;
+  /** Whether GET /metrics answers, with the store's own metrics. */
+  metrics?: boolean;
   /** When set, POST, PUT and DELETE need `Authorization: Bearer <apiToken>`. */
   apiToken?: string | undefined;
   /** The clock of timestamps and of the latest valid release year. */
@@ -48,7 +47,7 @@ export interface AppOptions
   corsOrigins?: readonly string[];
 }
 
-const timeStore = (store: CdStore, registry: Registry) =>
+const timeStore = (store: CdStore, registry: ReturnType<typeof createMetricsRegistry>) =>
   timeOperations(store, registry, {
     name: 'cd_store_operation_duration_seconds',
     help: 'Time of a CD store operation, by operation and outcome (ok or error)',
@@ -68,26 +67,26 @@ const documentOnly = new Proxy({} as CdStore, {
  */
 export function cdApi({
   store = documentOnly,
-  logger = silentLogger,
+  logger,
   apiToken,
   now,
-}: Partial<Pick<AppOptions, 'store' | 'logger' | 'apiToken' | 'now'>> = {}): Api {
+}: Partial<Pick<AppOptions, 'store' | 'logger' | 'apiToken' | 'now'>> = {}) {
   return describeApi(API_INFO, [
     cdHealth(store, logger),
     ...cdOperations({ store, apiToken, now }),
   ]);
 }
 
+/** The Koa app of the service (no listen): the kit's middleware and the JSON API. */
 export function createApp({
   store,
-  logger = silentLogger,
+  logger,
   apiToken,
   now,
   corsOrigins = [],
-  cacheMaxBytes = DEFAULT_CACHE_MAX_BYTES,
   logRequests = false,
   metrics = true,
-}: AppOptions): ServiceApp {
+}: AppOptions) {
   // The store's latency and failures are metrics too, in the registry of GET /metrics.
   const registry = metrics ? createMetricsRegistry('cd-service') : undefined;
   const timed = registry ? timeStore(store, registry) : store;
@@ -103,8 +102,5 @@ export function createApp({
     metrics: registry ?? false,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     cors: { origins: corsOrigins, headers: CORS_HEADERS },
-    // Keeping answers is exact only when this process sees every write: true of the SQLite
-    // file (one service owns it), not of a MongoDB that other replicas may write to.
-    cacheMaxBytes: store.kind === 'sqlite' ? cacheMaxBytes : 0,
   });
 }

@@ -32,7 +32,7 @@ await runService('cd-service', async (logger) => {
       app: createApp({ store, logger, ...config }),
       config,
       onClose: () => store.close(),
-      facts: { store: store.kind, cds: await store.count() },
+      details: { store: store.kind, cds: await store.count() },
     };
   } catch (error) {
     await store.close().catch(() => {});

@@ -1,17 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type Api,
-  createServiceApp,
-  describeApi,
-  healthOperation,
-  type Logger,
-  type ServiceApp,
-} from 'service-kit';
+import { createServiceApp, describeApi, type Logger } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { GameSearch } from './catalogue/search.js';
 import { API_INFO, apiOperations, missingGenreRoute } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
-import { viewHelpers } from './view-helpers.js';
+import { gamesHealth } from './routes/service.js';
+import { formatting } from './view-helpers.js';
 
 /** The service's folder: its views/ and public/. */
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,29 +24,25 @@ export interface AppOptions {
   cacheViews?: boolean;
   /** Origins allowed to call the JSON API from a browser; `*` for any. */
   corsOrigins?: readonly string[];
-  /** The bound of the response cache, in bytes; 0 turns it off. */
-  cacheMaxBytes?: number;
   /** Whether GET /metrics answers. */
   metrics?: boolean;
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
-export function gamesApi(catalogue: Catalogue, search = new GameSearch(catalogue.games)): Api {
-  // GET /healthz: up, with how many games it holds.
-  const health = healthOperation({
-    facts: { games: { type: 'integer', minimum: 0 } },
-    check: () => ({ ok: true, facts: { games: catalogue.size } }),
-  });
-  return describeApi(API_INFO, [health, ...apiOperations(catalogue, search)]);
+export function gamesApi(catalogue: Catalogue, search = new GameSearch(catalogue.games)) {
+  return describeApi(API_INFO, [gamesHealth(catalogue), ...apiOperations(catalogue, search)]);
 }
 
+/** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */
 export function createApp({
   catalogue,
   random = Math.random,
   corsOrigins = ['*'],
-  cacheMaxBytes = 32 * 1024 * 1024,
-  ...options
-}: AppOptions): ServiceApp {
+  logger,
+  logRequests,
+  cacheViews,
+  metrics,
+}: AppOptions) {
   const search = new GameSearch(catalogue.games);
   return createServiceApp({
     service: 'games-service',
@@ -63,9 +53,11 @@ export function createApp({
     jsonPaths: JSON_PATHS,
     routers: [missingGenreRoute(), pageRoutes(catalogue, search, random)],
     errorView: 'error',
-    viewHelpers,
+    formatting,
     cors: { origins: corsOrigins },
-    cacheMaxBytes,
-    ...options,
+    logger,
+    logRequests,
+    cacheViews,
+    metrics,
   });
 }

@@ -10,6 +10,6 @@ await runService('games-service', (logger) => {
   return {
     app: createApp({ catalogue, logger, ...config }),
     config,
-    facts: { games: catalogue.size },
+    details: { games: catalogue.size },
   };
 });

@@ -13,8 +13,8 @@ export function searchUrl(params: { q?: string; genre?: string; sort?: string; p
   return search ? `/search?${search}` : '/search';
 }
 
-/** Formatting shared by every template. */
-export const viewHelpers = {
+/** Formatting shared by every template, as `format`. */
+export const formatting = {
   rating: (rating: number | null) =>
     rating === null ? 'Not yet rated' : `${rating.toFixed(1)} / 10`,
   count: (value: number) => value.toLocaleString('en-US'),

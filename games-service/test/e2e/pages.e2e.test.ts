@@ -1,12 +1,8 @@
 import { expect } from 'chai';
-import {
-  type BrowserSession,
-  checkPageAtWidths,
-  expectApiReference,
-  openBrowserSession,
-  type Page,
-} from 'service-kit/testing';
+import { useBrowser } from 'service-kit/testing';
 import { seededCatalogue as catalogue, seededApp } from '../helpers.js';
+
+type Page = Awaited<ReturnType<ReturnType<typeof useBrowser>['newPage']>>;
 
 /** How many cards each row of a grid holds, top to bottom. */
 const rowsOf = (page: Page, selector: string) =>
@@ -21,14 +17,10 @@ const rowsOf = (page: Page, selector: string) =>
 
 describe('pages in Chromium', function () {
   this.timeout(120_000);
-  let session: BrowserSession;
   let page: Page;
   const unrated = catalogue.games.find((game) => game.rating === null);
 
-  before(async () => {
-    session = await openBrowserSession(seededApp());
-  });
-  after(() => session?.close());
+  const session = useBrowser(() => seededApp());
   beforeEach(async () => {
     page = await session.newPage();
   });
@@ -160,7 +152,7 @@ describe('pages in Chromium', function () {
   });
 
   it('renders the API reference from /openapi.json', async () => {
-    await expectApiReference(page, session.url);
+    await session.expectApiReference(page);
     expect(await page.locator('#listGames code', { hasText: 'X-Total-Count' }).count()).to.be.above(
       0,
     );
@@ -185,7 +177,7 @@ describe('pages in Chromium', function () {
   ];
   for (const path of pages) {
     it(`${path} fits 390 and 1280 px and has no accessibility violations`, async () => {
-      await checkPageAtWidths(page, session.url + path);
+      await session.checkPageAtWidths(page, path);
     });
   }
 });

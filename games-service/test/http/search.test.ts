@@ -207,6 +207,5 @@ describe('GET /api/games with search parameters', () => {
     expect(other.body.every((g: Summary) => /mario/i.test(g.title))).to.equal(true);
     const again = await request(server).get('/api/games?q=zelda').expect(200);
     expect(again.body).to.have.length(1);
-    expect(fresh.responseCache?.entries).to.equal(2);
   });
 });

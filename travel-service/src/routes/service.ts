@@ -10,6 +10,6 @@ export const API_INFO: ApiInfo = {
 /** GET /healthz: up, with how many destinations it has itineraries for. */
 export const travelHealth = (destinations: number): Operation =>
   healthOperation({
-    facts: { destinations: { type: 'integer', minimum: 0 } },
-    check: () => ({ ok: true, facts: { destinations } }),
+    details: { destinations: { type: 'integer', minimum: 0 } },
+    check: () => ({ ok: true, details: { destinations } }),
   });

@@ -1,23 +1,15 @@
 import { expect } from 'chai';
-import {
-  type BrowserSession,
-  checkPageAtWidths,
-  expectApiReference,
-  openBrowserSession,
-  type Page,
-} from 'service-kit/testing';
+import { useBrowser } from 'service-kit/testing';
 import { NO_DESTINATION } from '../../src/routes/pages.js';
 import { seededItineraries as itineraries, seededApp, seededEntry } from '../helpers.js';
 
+type Page = Awaited<ReturnType<ReturnType<typeof useBrowser>['newPage']>>;
+
 describe('pages in Chromium', function () {
   this.timeout(180_000);
-  let session: BrowserSession;
   let page: Page;
 
-  before(async () => {
-    session = await openBrowserSession(seededApp());
-  });
-  after(() => session?.close());
+  const session = useBrowser(() => seededApp());
   beforeEach(async () => {
     page = await session.newPage();
   });
@@ -168,7 +160,7 @@ describe('pages in Chromium', function () {
   });
 
   it('renders the API reference from /openapi.json', async () => {
-    await expectApiReference(page, session.url);
+    await session.expectApiReference(page);
   });
 
   const pages = [
@@ -181,13 +173,13 @@ describe('pages in Chromium', function () {
   ];
   for (const path of pages) {
     it(`${path} fits 390 and 1280 px and has no accessibility violations`, async () => {
-      await checkPageAtWidths(page, session.url + path);
+      await session.checkPageAtWidths(page, path);
     });
   }
 
   it('every itinerary page fits 390 and 1280 px and has no accessibility violations', async () => {
     for (const { slug } of itineraries.all) {
-      await checkPageAtWidths(page, `${session.url}/itineraries/${slug}`);
+      await session.checkPageAtWidths(page, `/itineraries/${slug}`);
     }
   });
 });
