@@ -192,7 +192,7 @@ export class GameSearch {
     return this.#page(order, matches, keeps, offset, end);
   }
 
-  /** The positions of the games with a word that each query word starts; undefined for no words. */
+  /** The games (positions) with a word that each query word starts; undefined for a blank q. */
   #wordMatches(q = ''): Uint32Array | undefined {
     if (q.trim() === '') return undefined;
     // Text without a letter or digit (`-`, an emoji) has no word to start one: MiniSearch finds
