@@ -39,16 +39,19 @@ export async function measureRoute(
   const captured = writeCaptured(answer, dir);
   const start = comparisonServers(route.service, captured);
   const routePath = route.path.split('?')[0] ?? '/';
-  const servers: RunningProcess[] = [];
-  const started = async (start: Promise<RunningProcess>) => {
-    const server = await start;
-    servers.push(server);
-    return server;
-  };
+  // Started together; whichever started is stopped at the end, even when another failed.
+  const starting = await Promise.allSettled([
+    start.floor(route.floor, serviceEnv),
+    start.koa(routePath),
+    start.bare(),
+  ]);
+  const servers = starting.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
   try {
-    const floor = await started(start.floor(route.floor, serviceEnv));
-    const koa = await started(start.koa(routePath));
-    const bare = await started(start.bare());
+    const failed = starting.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [floor, koa, bare] = servers as [RunningProcess, RunningProcess, RunningProcess];
     for (const replay of [koa, bare]) {
       const { body } = await send(replay.url, request);
       if (!body.equals(answer.body)) throw new Error(`the replay of ${route.path} differs`);

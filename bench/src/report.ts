@@ -126,7 +126,7 @@ function writesSection(results: BenchResults): string[] {
     '|---|---:|---:|---|',
     `| \`POST /cds\`, ${results.settings.connections} connections | ${fmt(posts.rps)} | ${latency(posts)} | ${verdict(posts.rps >= MIN_POSTS_RPS, `>= ${fmt(MIN_POSTS_RPS)} req/s`)} |`,
     '',
-    `Read/write mix, ${MIX_CONNECTIONS} connections, each sending 9 \`GET ${MIX_READ.path}\` then 1 \`POST /cds\` in turn, alternated with the same connections sending only the reads:`,
+    `Read/write mix, ${MIX_CONNECTIONS} connections, each sending 1 \`POST /cds\` then 9 \`GET ${MIX_READ.path}\` in turn (writes: ${fmt(mix.writeShare * 100, 1)}% of the answers), alternated with the same connections sending only the reads:`,
     '',
     '| reads alone req/s | mix req/s | mix / reads alone | p99 ms reads alone | p99 ms mix | p99 ms of the reads in the mix | p99 ms of the writes in the mix | target |',
     '|---:|---:|---:|---:|---:|---:|---:|---|',

@@ -29,15 +29,17 @@ export interface MixResult {
   /** p99 within the mix, of the reads (200) and of the writes (201). */
   readP99Ms: number;
   writeP99Ms: number;
+  /** The share of writes among the mix's answers (a run may end in the middle of a cycle). */
+  writeShare: number;
 }
 
 /**
- * Every connection sends 9 reads then 1 write, over and over (the mix), or 10 reads (reads
- * alone); MIX_CONNECTIONS connections.
+ * Every connection sends 1 write then 9 reads, over and over (the mix), or 10 reads (reads
+ * alone); MIX_CONNECTIONS connections. The write comes first so that even a short run writes.
  */
 export async function measureMix(url: string, settings: RunSettings): Promise<MixResult> {
   const reads = Array<Request>(10).fill(MIX_READ);
-  const mixed = [...reads.slice(0, 9), NEW_CD];
+  const mixed = [NEW_CD, ...reads.slice(1)];
   const runs = await alternate(
     { reads: { url, request: reads }, mix: { url, request: mixed } },
     { ...settings, connections: MIX_CONNECTIONS },
@@ -50,5 +52,8 @@ export async function measureMix(url: string, settings: RunSettings): Promise<Mi
     ratio: ratio(runs.mix, runs.reads),
     readP99Ms: p99Of(200),
     writeP99Ms: p99Of(201),
+    writeShare:
+      runs.mix.reduce((sum, run) => sum + (run.byStatus[201]?.count ?? 0), 0) /
+      runs.mix.reduce((sum, run) => sum + run.total, 0),
   };
 }
