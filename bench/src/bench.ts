@@ -45,11 +45,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /**
- * What every service is started with: no response cache while the kit still has one (issue 19
- * removes it; the variable is then ignored), request logs off (startProcess), the itineraries'
- * seed that the travel floors share, and a fresh SQLite file seeded with the 61 sample CDs.
+ * What every service is started with: request logs off (startProcess), the itineraries' seed
+ * that the travel floors share, and a fresh SQLite file seeded with the 61 sample CDs.
  */
-const BASE_ENV = { CACHE_MAX_BYTES: '0', ITINERARY_SEED: 'bench' };
+const BASE_ENV = { ITINERARY_SEED: 'bench' };
 const serviceEnv = (name: string): Record<string, string> => ({
   ...BASE_ENV,
   CD_DB_PATH: join(tmp, `${name}.sqlite`),

@@ -212,7 +212,7 @@ function method(results: BenchResults): string {
   return [
     '## Method',
     '',
-    `- Each route runs on four servers, each a process of its own on 127.0.0.1, loaded by autocannon from the bench's process: **the service** (compiled, started with its \`npm start\` command, request logs off, no response cache: \`CACHE_MAX_BYTES=0\` while the services still read it); **the same-work floor**, a minimal Koa 3 + @koa/router app doing the route's work on every request with the service's compiled domain code and templates (bench/src/floors/); **plain Koa**, a Koa 3 + @koa/router app replaying the service's captured answer (status, headers, body) at the same path; **bare**, a node:http server replaying it too. The floor sends the captured status and headers as they are, so it differs from plain Koa by the work alone; "floor body" says whether it answered the service's very bytes. The three run with the Node flags of the service's \`npm start\` (its heap settings).`,
+    `- Each route runs on four servers, each a process of its own on 127.0.0.1, loaded by autocannon from the bench's process: **the service** (compiled, started with its \`npm start\` command, request logs off); **the same-work floor**, a minimal Koa 3 + @koa/router app doing the route's work on every request with the service's compiled domain code and templates (bench/src/floors/); **plain Koa**, a Koa 3 + @koa/router app replaying the service's captured answer (status, headers, body) at the same path; **bare**, a node:http server replaying it too. The floor sends the captured status and headers as they are, so it differs from plain Koa by the work alone; "floor body" says whether it answered the service's very bytes. The three run with the Node flags of the service's \`npm start\` (its heap settings).`,
     `- The four alternate: ${rounds} round(s) of ${seconds} s each, ${connections} connections (after ${warmSeconds} s of warm-up each), the first server of each round moving on by one. req/s and latencies are the medians of the rounds; each ratio is the median of the round-by-round ratios. Targets are fractions of the floor: service / floor. service / plain Koa is what the service costs above the framework, floor / plain Koa what the work costs.`,
     `- Growth: the service started twice, on ${fmt(SMALL)} and on ${fmt(LARGE)} generated records, both running, the same URL alternated between them; the time of a request is 1 / req/s, so growth = req/s at ${fmt(SMALL)} / req/s at ${fmt(LARGE)}.`,
     "- Latencies are autocannon's per-response times, measured to the microsecond (its histogram counts whole milliseconds).",
@@ -231,7 +231,7 @@ export function loadAverageNow(): number {
 export function report(results: BenchResults): string {
   const groups = Object.keys(GROUPS) as Group[];
   const kind = results.quick
-    ? '**A `--quick` run** (1 round of 1 s, a few routes): a check that the bench works, not figures to rely on.'
+    ? '**A `--quick` run** (a few routes, short rounds: see Method): a check that the bench works, not figures to rely on.'
     : 'A full run (`make bench`).';
   return [
     '# Benchmark results',
