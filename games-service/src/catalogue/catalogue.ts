@@ -26,7 +26,8 @@ export function compareByRank(a: Game, b: Game): number {
   return a.id - b.id;
 }
 
-const genreKey = (genre: string) => genre.trim().toLowerCase();
+/** How a genre is matched: ignoring case and surrounding spaces. */
+export const genreKey = (genre: string) => genre.trim().toLowerCase();
 
 /**
  * The games, indexed once so that every question costs in proportion to its

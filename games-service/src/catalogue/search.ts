@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { compareByRank } from './catalogue.js';
+import { compareByRank, genreKey } from './catalogue.js';
 import type { Game } from './game.js';
 
 export const SORT_KEYS = [
@@ -68,8 +68,6 @@ export function compareCodePoints(a: string, b: string): number {
 /** Moves surrogates (which stand for code points past U+FFFF) above U+E000..U+FFFF. */
 const codePointRank = (unit: number) =>
   unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
-
-const genreKey = (genre: string) => genre.trim().toLowerCase();
 
 type Compare = (a: Game, b: Game) => number;
 type Field = 'rating' | 'title' | 'releaseYear' | 'reviewCount' | 'id';
