@@ -115,6 +115,9 @@ export function openCdDatabase(file: string, options: SqliteOptions = {}): Datab
     // writes): the OS's file cache holds the rest. A larger one did not make a list of random
     // rows at 100,000 CDs faster (each still misses).
     db.pragma('cache_size = -512');
+    // The statement journal that each write opens, for its count triggers, is kept in memory:
+    // as a temporary file it made an insert cost about 50 µs more of CPU.
+    db.pragma('temp_store = MEMORY');
     migrate(db);
     analyzeWhenUseful(db);
     return db;

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { buildListQuery, type ListParams } from '../../src/cd/query.js';
 import { newRecord } from '../../src/cd/records.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openCdDatabase, openSqliteStore } from '../../src/store/sqlite.js';
 import { toSqlite } from '../../src/store/sqlite-schema.js';
 import { makeCdInput, tempDir } from '../helpers.js';
 import { sqliteFactory } from '../stores.js';
@@ -30,12 +30,22 @@ describe('SQLite store: the file', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
         .pluck()
         .all();
-      expect(tables).to.include.members(['cds', 'meta']);
+      expect(tables).to.include.members(['cds', 'meta', 'counts']);
     } finally {
       db.close();
     }
     const reopened = openSqliteStore(file);
     await reopened.close();
+  });
+
+  it('writes durably (synchronous=FULL), its statement journals in memory (temp_store), not in files', () => {
+    const db = openCdDatabase(join(folder.dir, 'cds.sqlite'));
+    try {
+      expect(db.pragma('synchronous', { simple: true })).to.equal(2); // FULL
+      expect(db.pragma('temp_store', { simple: true })).to.equal(2); // MEMORY
+    } finally {
+      db.close();
+    }
   });
 
   /** The plan of a list query's page and of its count, on the database in `file`. */
