@@ -58,7 +58,9 @@ export async function measureRoute(
     }
     const floorAnswer = await send(floor.url, request);
     if (floorAnswer.status !== answer.status) {
-      throw new Error(`the floor answers ${route.path} with ${floorAnswer.status}`);
+      throw new Error(
+        `the floor answers ${route.path} with ${floorAnswer.status}; to see why, run it alone: cd bench && CAPTURED=${captured} FLOOR=${route.floor} node --import tsx src/servers/floor.ts (with the service's environment)`,
+      );
     }
     const floorBody = route.random
       ? 'random'

@@ -174,7 +174,7 @@ function verdicts(results: BenchResults): string[] {
     for (const row of scale?.rows ?? []) {
       if (row.target !== undefined) {
         lines.push(
-          `${atMost(row.growth, row.target, 'x', 1)} ${short(row.service)} \`${row.path}\`: ${fmt(row.growth, 2)}x the time at ${fmt(LARGE)} records`,
+          `${atMost(row.growth, row.target, 'x', 1)} ${short(row.service)} \`${row.path}\`: at ${fmt(LARGE)} records, ${fmt(row.growth, 2)}x the time at ${fmt(SMALL)}`,
         );
       }
     }
