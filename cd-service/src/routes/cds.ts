@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CACHE_CONTROL,
   type Context,
   jsonBody,
   type Middleware,
@@ -30,18 +31,17 @@ export interface CdRouteOptions {
 }
 
 /**
- * Lists and records change: a client may keep them, but must ask again before reuse (the
- * kit's response cache keeps them too, and forgets them on every write).
+ * Lists and records change: a client or a proxy may keep them, but must ask again before reuse.
  */
 function sendRead(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
   ctx.body = body;
 }
 
 /** The answer to a write is never stored. */
 function sendWritten(ctx: Context, status: number, body?: unknown): void {
   ctx.status = status;
-  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Cache-Control', CACHE_CONTROL.noStore);
   if (body !== undefined) ctx.body = body;
 }
 

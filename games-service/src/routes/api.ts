@@ -1,5 +1,6 @@
 import {
   type ApiInfo,
+  CACHE_CONTROL,
   type Context,
   NotFound,
   type Operation,
@@ -21,8 +22,6 @@ export const API_INFO: ApiInfo = {
 };
 
 export const TOP_RATED_API_COUNT = 10;
-/** The catalogue never changes while the process runs; a restart may bring a new one. */
-const CACHE = 'public, max-age=300';
 
 const summaries = { type: 'array', items: summarySchema };
 const gems = {
@@ -68,7 +67,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       handler: (ctx) => {
         const query = readSearchQuery(ctx.query);
         const { total, games } = search.search({ sort: 'id', ...query });
-        ctx.set('Cache-Control', CACHE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         setPageHeaders(ctx, { params: query, shown: games.length, total, maxLimit: MAX_LIMIT });
         ctx.body = games.map(toSummary);
       },
@@ -83,7 +82,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       responses: { 200: { description: 'The best games, best first', schema: summaries } },
       errors: [],
       handler: (ctx) => {
-        ctx.set('Cache-Control', CACHE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.body = catalogue.topRated(TOP_RATED_API_COUNT).map(toSummary);
       },
     },
@@ -95,7 +94,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
       handler: (ctx) => {
-        ctx.set('Cache-Control', CACHE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.body = catalogue
           .hiddenGems()
           .map((game) => ({ ...toSummary(game), reviewCount: game.reviewCount }));
@@ -123,7 +122,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
         const { limit } = readLimit(ctx.query);
         const games = catalogue.byGenre(ctx.params.genre ?? '', limit);
         if (games.length === 0) throw new NotFound(`No game has the genre ${ctx.params.genre}`);
-        ctx.set('Cache-Control', CACHE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.body = games.map(toSummary);
       },
     },
@@ -137,7 +136,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       errors: [400, 404],
       handler: (ctx) => {
         const game = findGame(ctx);
-        ctx.set('Cache-Control', CACHE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.body = game;
       },
     },
@@ -151,7 +150,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       errors: [400, 404],
       handler: (ctx) => {
         const game = findGame(ctx);
-        ctx.set('Cache-Control', CACHE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.body = catalogue.recommendations(game).map(toSummary);
       },
     },

@@ -1,4 +1,11 @@
-import { type Context, NotFound, parameterValidator, Router, renderView } from 'service-kit';
+import {
+  CACHE_CONTROL,
+  type Context,
+  NotFound,
+  parameterValidator,
+  Router,
+  renderView,
+} from 'service-kit';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -12,15 +19,8 @@ import { SEARCH_PARAMETERS, SEARCH_READING } from './search-params.js';
 
 export const HOME_GAME_COUNT = 9;
 export const TOP_RATED_PAGE_COUNT = 15;
-/** Pages of data that cannot change while the process runs. */
-const CACHE = 'public, max-age=300';
-/** Pages that are random on every load. */
-const RANDOM = 'no-store';
 /** Results per search page: rows of 3, 2 or 1 cards all end full. */
 export const SEARCH_PAGE_SIZE = 24;
-/** A cover at its current versioned URL never changes; at any other URL it may, after a day. */
-const COVER_FOREVER = 'public, max-age=31536000, immutable';
-const COVER_A_DAY = 'public, max-age=86400';
 
 /**
  * The orders the search page offers: the default (no `sort`: best rated, more reviews breaking
@@ -62,7 +62,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
     ctx: Context,
     view: string,
     locals: Record<string, unknown>,
-    cacheControl = CACHE,
+    cacheControl: string = CACHE_CONTROL.stable,
   ) => {
     ctx.set('Cache-Control', cacheControl);
     ctx.body = await renderView(ctx, view, locals);
@@ -83,7 +83,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
         ctx,
         'home',
         { title: 'Discover games', games: catalogue.sample(HOME_GAME_COUNT, random) },
-        RANDOM,
+        CACHE_CONTROL.noStore,
       ),
     )
     .get('/top-rated', (ctx) =>
@@ -102,7 +102,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
     )
     .get('/random', (ctx) => {
       const [game] = catalogue.sample(1, random);
-      ctx.set('Cache-Control', RANDOM);
+      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
       ctx.redirect(game ? `/games/${game.id}` : '/');
     })
     .get('/search', (ctx) => {
@@ -141,7 +141,10 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
     })
     .get('/games/:id/cover.svg', (ctx) => {
       const game = gameOr404(ctx);
-      ctx.set('Cache-Control', ctx.query.v === coverVersion(game) ? COVER_FOREVER : COVER_A_DAY);
+      ctx.set(
+        'Cache-Control',
+        ctx.query.v === coverVersion(game) ? CACHE_CONTROL.immutable : CACHE_CONTROL.oneDay,
+      );
       ctx.type = 'image/svg+xml';
       ctx.body = coverSvg(game);
     })

@@ -1,7 +1,6 @@
-import { type Context, NotFound, type Operation } from 'service-kit';
+import { CACHE_CONTROL, type Context, NotFound, type Operation } from 'service-kit';
 import { activitySchema, type Itinerary, itinerarySchema } from '../itineraries/generate.js';
 import { type Itineraries, summarySchema, toSummary } from '../itineraries/itineraries.js';
-import { STABLE } from './cache-control.js';
 import { destinationParam, destinationParameter } from './params.js';
 
 /** An activity of the highlights answer: one whose `highlight` is always true. */
@@ -10,9 +9,9 @@ const highlightSchema = {
   properties: { ...activitySchema.properties, highlight: { const: true } },
 };
 
-/** Answers JSON that any cache may keep, the kit's response cache included. */
+/** Answers JSON that any cache may keep: the plans are fixed while the process runs. */
 function stable(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', STABLE);
+  ctx.set('Cache-Control', CACHE_CONTROL.stable);
   ctx.body = body;
 }
 

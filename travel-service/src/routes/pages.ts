@@ -1,9 +1,8 @@
-import { NotFound, Router, renderView } from 'service-kit';
+import { CACHE_CONTROL, NotFound, Router, renderView } from 'service-kit';
 import { budgetPercents, budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
 import type { Random } from '../itineraries/random.js';
 import { pagePath } from '../view-helpers.js';
-import { NO_STORE, STABLE } from './cache-control.js';
 import { chosenDestination, destinationParam } from './params.js';
 
 /** What the home page says when the picker is sent without a choice. */
@@ -33,7 +32,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
     new Router()
       // A featured itinerary picked on every load: rendered each time, never stored.
       .get('/', async (ctx) => {
-        ctx.set('Cache-Control', NO_STORE);
+        ctx.set('Cache-Control', CACHE_CONTROL.noStore);
         ctx.body = await renderView(ctx, 'home', homeLocals(itineraries, random));
       })
       // The destination form of the home page: redirects to the chosen itinerary. Sent without
@@ -42,20 +41,20 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
         const name = chosenDestination(ctx);
         if (name === undefined) {
           ctx.status = 400;
-          ctx.set('Cache-Control', NO_STORE);
+          ctx.set('Cache-Control', CACHE_CONTROL.noStore);
           ctx.body = await renderView(ctx, 'home', {
             ...homeLocals(itineraries, random),
             problem: NO_DESTINATION,
           });
           return;
         }
-        ctx.set('Cache-Control', STABLE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.redirect(pagePath(found(name).slug));
       })
       .get('/itineraries/:destination', async (ctx) => {
         const entry = found(destinationParam(ctx));
         const { destination, itinerary } = entry;
-        ctx.set('Cache-Control', STABLE);
+        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         ctx.body = await renderView(ctx, 'itinerary', {
           title: `${destination.name} itinerary`,
           description: `A ${itinerary.activities.length}-activity plan for ${destination.name}, with prices and the total budget.`,
