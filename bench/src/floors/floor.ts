@@ -28,22 +28,20 @@ type Template = (locals: Record<string, unknown>) => string;
 
 /**
  * Renders a service's compiled templates (dist/views.js, written by the kit's compile-views)
- * with the locals its pages get: the page's own, `path`, the service's formatting helpers and
- * `asset`. The asset URLs carry a content hash that the kit works out at start; they are read
- * from the service's captured page, so that the floor's page is the service's, byte for byte.
+ * with the locals its pages get: the page's own, `path`, the service's formatting helpers as
+ * `format`, and `asset`. The asset URLs carry a content hash that the kit works out at start;
+ * they are read from the service's captured page, so that the floor's page is the service's,
+ * byte for byte.
  */
 export async function pageRenderer(service: ServiceName, captured: Captured) {
   const { default: templates } = await fromDist<{ default: Record<string, Template> }>(
     service,
     'views.js',
   );
-  // The service's formatting helpers: `formatting`, `format` in the templates (issue 19's
-  // names); before that rename, `viewHelpers`, `h`. Both are given, so that either runs.
-  const helpers = await fromDist<
-    Partial<Record<'formatting' | 'viewHelpers', Record<string, unknown>>>
-  >(service, 'view-helpers.js');
-  const format = helpers.formatting ?? helpers.viewHelpers;
-  if (!format) throw new Error(`${service}/dist/view-helpers.js exports no formatting helpers`);
+  const { formatting } = await fromDist<{ formatting: Record<string, unknown> }>(
+    service,
+    'view-helpers.js',
+  );
   const assetUrls = new Map(
     [...captured.body.toString().matchAll(/\/assets\/([\w.-]+)\?v=[\w-]+/g)].map((match) => [
       match[1],
@@ -58,7 +56,7 @@ export async function pageRenderer(service: ServiceName, captured: Captured) {
   return (ctx: Context, view: string, locals: Record<string, unknown>) => {
     const template = templates[`${view}.pug`];
     if (!template) throw new Error(`${service}/dist/views.js has no ${view}.pug`);
-    ctx.body = template({ asset, path: ctx.path, format, h: format, ...locals });
+    ctx.body = template({ asset, path: ctx.path, format: formatting, ...locals });
   };
 }
 
