@@ -59,7 +59,7 @@ lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint 
 format: $(INSTALLED) ## Rewrite the code in the house style
 	@for p in $(PACKAGES) bench; do (cd $$p && $(NPM) run format); done
 
-bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services against a bare node:http server (writes bench/RESULTS.md)
+bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services against a same-work floor, a plain Koa replay and a bare replay (writes bench/RESULTS.md; about 20 minutes)
 	@cd bench && node --import tsx src/bench.ts --write
 
 test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
