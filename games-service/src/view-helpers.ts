@@ -13,11 +13,14 @@ export function searchUrl(params: { q?: string; genre?: string; sort?: string; p
   return search ? `/search?${search}` : '/search';
 }
 
+/** Made once: `toLocaleString` builds a formatter at every call, several times a page. */
+const number = new Intl.NumberFormat('en-US');
+
 /** Formatting shared by every template, as `format`. */
 export const formatting = {
   rating: (rating: number | null) =>
     rating === null ? 'Not yet rated' : `${rating.toFixed(1)} / 10`,
-  count: (value: number) => value.toLocaleString('en-US'),
+  count: (value: number) => number.format(value),
   /** The cover's URL names its version, so that it can be cached for good. */
   coverUrl: (game: Game) => `/games/${game.id}/cover.svg?v=${coverVersion(game)}`,
   coverAlt,
@@ -25,5 +28,5 @@ export const formatting = {
   isReleased: (game: Game) => game.releaseYear <= new Date().getFullYear(),
   searchUrl,
   plural: (count: number, one: string, many: string) =>
-    `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`,
+    `${number.format(count)} ${count === 1 ? one : many}`,
 };

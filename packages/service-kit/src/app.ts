@@ -72,8 +72,10 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const files = assets([join(root, 'public'), KIT_PUBLIC]);
   const viewsDir = join(root, 'views');
   const compiledViews = options.compiledViews && fileURLToPath(options.compiledViews);
-  const renderFile = viewEngine(viewsDir, compiledViews, options.cacheViews ?? true);
+  const cacheViews = options.cacheViews ?? true;
+  const renderFile = viewEngine(viewsDir, compiledViews, cacheViews);
   const page = pages({
+    cacheViews,
     viewsDir,
     renderFile,
     assetUrl: files.url,

@@ -31,7 +31,12 @@ const compressed = compress({
  */
 export const compression: Middleware = (ctx, next) => {
   const accepted = ctx.request.headers['accept-encoding'];
-  if (accepted?.includes('q=')) {
+  if (!accepted) {
+    // No encoding asked for: koa-compress would only name the header the answer varies on.
+    ctx.vary('Accept-Encoding');
+    return next();
+  }
+  if (accepted.includes('q=')) {
     // negotiator 1.x takes a server preference for ties; its types predate it.
     const negotiator = new Negotiator(ctx.req) as unknown as {
       encoding(available: readonly string[], options: object): string | undefined;

@@ -16,8 +16,12 @@ export function routing(pages: readonly Router[], api: Api, renderFile: RenderFi
   // The router's middleware types ask for its own context, which it adds as it runs.
   const dispatch = router.routes() as unknown as Middleware;
   const allowedMethods = router.allowedMethods() as unknown as Middleware;
+  const nothingBelow = async () => {};
   return async (ctx, next) => {
-    await allowedMethods(ctx, () => dispatch(ctx, next));
-    if (ctx.status === 501 && ctx.body == null) ctx.status = ctx.response.get('Allow') ? 405 : 404;
+    await dispatch(ctx, next);
+    // Only a request no route answered asks which methods the path has.
+    if (ctx.body != null || ctx.status !== 404) return;
+    await allowedMethods(ctx, nothingBelow);
+    if (ctx.response.status === 501) ctx.status = ctx.response.get('Allow') ? 405 : 404;
   };
 }

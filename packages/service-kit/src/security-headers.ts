@@ -37,10 +37,11 @@ export function securityHeaders(
   return headers;
 }
 
-/** Sets these headers on every answer, before the rest runs. */
-export const withHeaders =
-  (headers: Record<string, string>): Middleware =>
-  (ctx, next) => {
-    ctx.set(headers);
+/** Sets these headers on every answer, before the rest runs (on Node's response: nothing is sent yet). */
+export function withHeaders(headers: Record<string, string>): Middleware {
+  const entries = Object.entries(headers);
+  return (ctx, next) => {
+    for (const [name, value] of entries) ctx.res.setHeader(name, value);
     return next();
   };
+}
