@@ -1,6 +1,7 @@
-import MiniSearch from 'minisearch';
 import { compareByRank, genreKey } from './catalogue.js';
 import type { Game } from './game.js';
+import { lowerBound } from './lower-bound.js';
+import { WordIndex } from './word-index.js';
 
 export const SORT_KEYS = [
   'rating',
@@ -37,21 +38,6 @@ export interface SearchResult {
   /** How many games match, before paging. */
   total: number;
   games: Game[];
-}
-
-/** Case- and accent-insensitive form of a text: "Pokémon" and "POKEMON" both become "pokemon". */
-export function normalize(text: string): string {
-  // Lower case both sides of NFKD: "İ" lowers to i + a combining dot, "㎒" decomposes to "MHz".
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
-/** The distinct normalised words of a text; anything but a letter or a digit separates them. */
-export function tokenize(text: string): string[] {
-  return [...new Set(normalize(text).split(/[^\p{L}\p{N}]+/u))].filter((word) => word !== '');
 }
 
 /** Binary code-point order (plain `<` compares UTF-16 units, which differs past U+FFFF). */
@@ -103,19 +89,16 @@ interface Condition {
   keeps: (position: number) => boolean;
 }
 
-/** What the word index holds of a game: `id` is the game's position. */
-type Indexed = Pick<Game, 'title' | 'developer'> & { id: number };
-
 /**
  * The games, prepared once so that a search costs in proportion to the games it matches and
- * the page it returns, not to the size of the catalogue. Words go through MiniSearch; every
+ * the page it returns, not to the size of the catalogue. Words go through a WordIndex; every
  * order is sorted once here, so a request never sorts the whole catalogue.
  *
  * A game is known by its position in the ranked order (best first, the order without `sort`).
  */
 export class GameSearch {
   readonly #ranked: readonly Game[];
-  readonly #words: MiniSearch<Indexed>;
+  readonly #words: WordIndex;
   readonly #orders: Record<OrderKey | 'rank', Order>;
   // What the filters read of each game, by position, kept together so that a scan stays in cache.
   readonly #years: Int32Array;
@@ -127,15 +110,7 @@ export class GameSearch {
 
   constructor(games: readonly Game[]) {
     this.#ranked = [...games].sort(compareByRank);
-    this.#words = new MiniSearch<Indexed>({
-      fields: ['title', 'developer'],
-      tokenize,
-      processTerm: (term) => term,
-      searchOptions: { prefix: true, combineWith: 'AND' },
-    });
-    this.#words.addAll(
-      this.#ranked.map(({ title, developer }, position) => ({ id: position, title, developer })),
-    );
+    this.#words = new WordIndex(this.#ranked);
     const all = Uint32Array.from(this.#ranked.keys());
     const orders: Partial<Record<OrderKey | 'rank', Order>> = {
       rank: { positions: all, indexOf: all },
@@ -174,7 +149,7 @@ export class GameSearch {
     const order = this.#orders[query.sort ?? 'rank'];
     const conditions = this.#conditions(query);
     if (conditions === undefined) return { total: 0, games: [] };
-    const words = this.#wordMatches(query.q);
+    const words = this.#words.matches(query.q);
     const keeps = (position: number) => conditions.every((condition) => condition.keeps(position));
     if (words !== undefined) return this.#page(order, words.filter(keeps), undefined, offset, end);
     // The condition that keeps fewest games gives the candidates; alone, it needs no test.
@@ -188,14 +163,6 @@ export class GameSearch {
         ? fewest.positions
         : fewest.positions.filter((position) => others.every((other) => other.keeps(position)));
     return this.#page(order, matches, keeps, offset, end);
-  }
-
-  /** The games (positions) with a word that each query word starts; undefined for a blank q. */
-  #wordMatches(q = ''): Uint32Array | undefined {
-    if (q.trim() === '') return undefined;
-    // Text without a letter or digit (`-`, an emoji) has no word to start one: MiniSearch finds
-    // no term in it, and so nothing.
-    return Uint32Array.from(this.#words.search(q), (result) => result.id as number);
   }
 
   /** Each filter the query sets, or undefined when one of them keeps no game at all. */
@@ -280,18 +247,6 @@ function withIndex(positions: Uint32Array): Order {
     indexOf[position] = index;
   });
   return { positions, indexOf };
-}
-
-/** The first index in [from, length) where `before` turns false; it must be true then false. */
-function lowerBound(length: number, before: (index: number) => boolean, from = 0): number {
-  let low = from;
-  let high = length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (before(middle)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 function checkQuery(query: SearchQuery): void {

@@ -4,13 +4,13 @@ import type { Game } from '../../src/catalogue/game.js';
 import {
   compareCodePoints,
   GameSearch,
-  normalize,
   type OrderKey,
   type SearchQuery,
   type SearchResult,
   SORT_KEYS,
   type SortKey,
 } from '../../src/catalogue/search.js';
+import { normalize } from '../../src/catalogue/word-index.js';
 import { makeGame } from '../fixtures.js';
 
 const ids = (result: SearchResult) => result.games.map((game) => game.id);
@@ -92,18 +92,6 @@ function generateGames(count: number, seed: number): Game[] {
   });
 }
 
-describe('normalize', () => {
-  it('folds case and strips accents', () => {
-    expect(normalize('Pokémon')).to.equal('pokemon');
-    expect(normalize('ŌKAMI Légende Ñandú')).to.equal('okami legende nandu');
-    expect(normalize('İstanbul')).to.equal('istanbul');
-  });
-
-  it('decomposes compatibility characters', () => {
-    expect(normalize('ﬁnal ²')).to.equal('final 2');
-  });
-});
-
 describe('GameSearch', function () {
   this.timeout(20_000);
   const games = [
@@ -149,6 +137,25 @@ describe('GameSearch', function () {
       expect(byId('rock red')).to.deep.equal([1, 2]);
       expect(byId('red RED re')).to.deep.equal([1, 2]);
       expect(byId('rocke')).to.deep.equal([3]);
+    });
+
+    it('finds several words where one starts a word of every game, in any order', () => {
+      const index = new GameSearch([
+        makeGame({ id: 1, title: 'The Witcher', developer: 'CD Projekt Studio' }),
+        makeGame({ id: 2, title: 'The Witness', developer: 'Thekla Studio' }),
+        makeGame({ id: 3, title: 'Theme Hospital', developer: 'Bullfrog Studio' }),
+        makeGame({ id: 4, title: 'The Last of Us', developer: 'Naughty Dog Studio' }),
+      ]);
+      const byId = (q: string) => ids(index.search({ q, sort: 'id' }));
+      expect(byId('the witcher')).to.deep.equal([1]);
+      expect(byId('WITCHER the')).to.deep.equal([1]);
+      expect(byId('studio wit')).to.deep.equal([1, 2]);
+      expect(byId('th studio wit')).to.deep.equal([1, 2]);
+      expect(byId('the studio')).to.deep.equal([1, 2, 3, 4]);
+      expect(byId('studio the thek')).to.deep.equal([2]);
+      expect(byId('the hosp')).to.deep.equal([3]);
+      expect(byId('witcher hospital')).to.deep.equal([]);
+      expect(byId('studio zzz')).to.deep.equal([]);
     });
 
     it('requires every query word to match', () => {

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { normalize, tokenize, WordIndex } from '../../src/catalogue/word-index.js';
+
+describe('normalize', () => {
+  it('folds case and strips accents', () => {
+    expect(normalize('Pokémon')).to.equal('pokemon');
+    expect(normalize('ŌKAMI Légende Ñandú')).to.equal('okami legende nandu');
+    expect(normalize('İstanbul')).to.equal('istanbul');
+  });
+
+  it('decomposes compatibility characters', () => {
+    expect(normalize('ﬁnal ²')).to.equal('final 2');
+  });
+});
+
+describe('tokenize', () => {
+  it('splits on anything but a letter or a digit, each word once', () => {
+    expect(tokenize('Half-Life 2: half…LIFE!')).to.deep.equal(['half', 'life', '2']);
+    expect(tokenize(' -!😀 ')).to.deep.equal([]);
+  });
+});
+
+describe('WordIndex', () => {
+  const index = new WordIndex([
+    { title: 'Red Dead Red', developer: 'Rockstar Studio' },
+    { title: 'Redemption', developer: 'Rock Studio' },
+    { title: 'Bored', developer: 'Studio Rocket' },
+    { title: 'Studio Story', developer: 'Studio' },
+  ]);
+  const matches = (q?: string) => {
+    const found = index.matches(q);
+    return found && [...found.sort()];
+  };
+
+  it('counts, for a prefix, the games of each word it starts', () => {
+    expect(index.reach('studio')).to.equal(4);
+    expect(index.reach('red')).to.equal(2);
+    expect(index.reach('rock')).to.equal(3);
+    expect(index.reach('r')).to.equal(5);
+    expect(index.reach('st')).to.equal(5);
+    expect(index.reach('dead')).to.equal(1);
+    expect(index.reach('dea')).to.equal(1);
+    expect(index.reach('deads')).to.equal(0);
+    expect(index.reach('q')).to.equal(0);
+  });
+
+  it('finds the games where each query word starts a word, rare or common', () => {
+    expect(matches('studio')).to.deep.equal([0, 1, 2, 3]);
+    expect(matches('studio red')).to.deep.equal([0, 1]);
+    expect(matches('red studio')).to.deep.equal([0, 1]);
+    expect(matches('st re dead')).to.deep.equal([0]);
+    expect(matches('rocket STUDIO')).to.deep.equal([2]);
+    expect(matches('studio story st')).to.deep.equal([3]);
+    expect(matches('studio bo')).to.deep.equal([2]);
+    expect(matches('studio ored')).to.deep.equal([]);
+    // The rarer word finds the game; the other starts none of its words, only their middles.
+    expect(matches('rocket re')).to.deep.equal([]);
+    expect(matches('redemption ock')).to.deep.equal([]);
+  });
+
+  it('answers undefined for a blank query and nothing for one without a word', () => {
+    expect(matches()).to.equal(undefined);
+    expect(matches(' \t')).to.equal(undefined);
+    expect(matches('-!')).to.deep.equal([]);
+  });
+});
