@@ -1,14 +1,37 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, or the one CHROMIUM_PATH names. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Why the browser tests cannot run with the Chromium at `path`, in one line that says what to
+ * install; undefined when it is an executable file.
+ */
+export function missingChromium(path: string = CHROMIUM): string | undefined {
+  try {
+    if (statSync(path).isFile()) {
+      accessSync(path, constants.X_OK);
+      return undefined;
+    }
+  } catch {}
+  return (
+    `No Chromium at ${path} for the browser tests: install it (apt-get install chromium) ` +
+    'or set CHROMIUM_PATH to a Chromium binary'
+  );
+}
+
+/**
+ * Debian's Chromium (or the one at `path`), headless, with the flags this sandboxed machine
+ * needs. Without it, fails with the line of missingChromium rather than Playwright's error.
+ */
+export async function launchBrowser(path: string = CHROMIUM): Promise<Browser> {
+  const missing = missingChromium(path);
+  if (missing) throw new Error(missing);
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: path,
     args: [
       '--headless',
       '--no-sandbox',

@@ -1,19 +1,26 @@
 /// <reference types="mocha" preserve="true" />
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { CHROMIUM, expectAccessible, launchBrowser } from './browser.js';
+import { expectAccessible, launchBrowser, missingChromium } from './browser.js';
 import { expectApiReference } from './docs.js';
 import { listen } from './http.js';
 import { checkPageAtWidths, expectNoOverflow, type PageCheckOptions } from './layout.js';
 
+let saidChromiumIsMissing = false;
+
 /**
  * For a mocha suite of browser tests: before it, the app (from `makeApp`) listens on a free
  * port and Chromium starts; after it, both close. Without Chromium the suite's tests are
- * skipped (pending), with a line saying why.
+ * skipped (pending), and one line says what to install, once per run, before any test runs
+ * (suites are defined before the first test starts).
  */
 export function useBrowser(makeApp: () => Koa | Promise<Koa>) {
+  const missing = missingChromium();
+  if (missing && !saidChromiumIsMissing) {
+    saidChromiumIsMissing = true;
+    console.log(`${missing}. Until then they are skipped (pending).`);
+  }
   let server: Server | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -23,10 +30,7 @@ export function useBrowser(makeApp: () => Koa | Promise<Koa>) {
     context = undefined;
   };
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: these browser tests need Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
-      this.skip();
-    }
+    if (missing) this.skip();
     ({ server, url: base } = await listen(await makeApp()));
     browser = await launchBrowser();
   });
