@@ -17,11 +17,13 @@ export function corsFor(
   if (origins.length === 0) return (_ctx, next) => next();
   const anyOrigin = origins.includes('*');
   const handler = cors({
-    origin: (ctx) => {
-      if (anyOrigin) return '*';
-      const origin = ctx.get('Origin');
-      return origins.includes(origin) ? origin : '';
-    },
+    // Any origin: the one value, as it is (a function would be awaited on every request).
+    origin: anyOrigin
+      ? '*'
+      : (ctx) => {
+          const origin = ctx.get('Origin');
+          return origins.includes(origin) ? origin : '';
+        },
     exposeHeaders: ['ETag', 'X-Request-Id', 'X-Total-Count', 'Link', 'Location'],
     maxAge: 600,
     allowMethods: [...methods],

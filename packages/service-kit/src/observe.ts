@@ -29,7 +29,7 @@ export function requestObserver({
     const started = process.hrtime.bigint();
     const requestId = requestIdFor(ctx.req.headers['x-request-id']);
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     try {
       await next();
     } finally {
