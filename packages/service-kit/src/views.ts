@@ -56,6 +56,18 @@ export function inlineCode(text: string): string {
     .join('');
 }
 
+/**
+ * A path as HTML that a line may break only after a slash: each segment is kept whole
+ * (`top-rated` never splits at its hyphen), so a long path wraps on a phone without breaking a word.
+ */
+export function breakablePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment ? `<span class="path-segment">${escapeHtml(segment)}</span>` : ''))
+    .join('/<wbr>')
+    .replace(/^\/<wbr>/, '/');
+}
+
 const SCHEMA_REF = '#/components/schemas/';
 
 /** The name of the component a `$ref` points to (`Error`), or undefined for another schema. */
@@ -98,6 +110,7 @@ export const kitFormatting = {
     return `${type}, ${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`;
   },
   inlineCode,
+  breakablePath,
   schemaRef,
   schemaAnchor,
   schemaJson,

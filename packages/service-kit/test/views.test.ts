@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { escapeHtml, inlineCode, kitFormatting, schemaJson, schemaRef } from '../src/views.js';
+import {
+  breakablePath,
+  escapeHtml,
+  inlineCode,
+  kitFormatting,
+  schemaJson,
+  schemaRef,
+} from '../src/views.js';
 
 describe('the API reference helpers', () => {
   it('turns backtick spans into code and escapes everything else', () => {
@@ -11,6 +18,15 @@ describe('the API reference helpers', () => {
     );
     expect(inlineCode('5` of rope')).to.equal('5` of rope');
     expect(inlineCode('')).to.equal('');
+  });
+
+  it('lets a path break only after a slash, each segment whole and escaped', () => {
+    expect(breakablePath('/api/games/top-rated')).to.equal(
+      '/<span class="path-segment">api</span>/<wbr><span class="path-segment">games</span>/<wbr>' +
+        '<span class="path-segment">top-rated</span>',
+    );
+    expect(breakablePath('/')).to.equal('/');
+    expect(breakablePath('/a<b>/')).to.equal('/<span class="path-segment">a&lt;b&gt;</span>/<wbr>');
   });
 
   it('escapes the five HTML specials', () => {

@@ -98,6 +98,42 @@ export async function expectNoOverflow(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Code split inside a word across two lines, as laid out now: each word of inline code (up to
+ * a space, or through a slash) must sit on one line, so that `If-None-Match` never reads as
+ * `If-` and `None-Match`. Code blocks (`pre`) are left out.
+ */
+export function brokenCodeWords(page: Page): Promise<string[]> {
+  return page.evaluate(BROKEN_CODE_SCRIPT) as Promise<string[]>;
+}
+
+const BROKEN_CODE_SCRIPT = `(() => {
+  const problems = [];
+  const range = document.createRange();
+  for (const code of document.querySelectorAll('code')) {
+    if (code.closest('pre')) continue;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent.matchAll(/[^\\s/]+\\/?/g)) {
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.bottom)));
+        if (lines.size > 1) problems.push('the code "' + word[0] + '" breaks across ' + lines.size + ' lines');
+      }
+    }
+  }
+  return problems;
+})()`;
+
+/** Fails, listing them, when a word of inline code breaks across lines (see brokenCodeWords). */
+export async function expectWholeCodeWords(page: Page): Promise<void> {
+  const problems = await brokenCodeWords(page);
+  if (problems.length > 0) {
+    const where = `${page.url()} at ${page.viewportSize()?.width}px`;
+    expect.fail(`${where}: ${problems.length} code words broken\n  ${problems.join('\n  ')}`);
+  }
+}
+
 export interface PageCheckOptions {
   widths?: readonly number[];
   /** Where to save a full-page screenshot at each width (default: `SCREENSHOT_DIR`, else none). */
@@ -106,7 +142,8 @@ export interface PageCheckOptions {
 
 /**
  * Loads the URL at each width (390 and 1280 px by default) and checks that nothing overflows
- * sideways and that axe finds no violation; with a screenshot folder, saves what it saw.
+ * sideways, that no word of inline code breaks across lines and that axe finds no violation;
+ * with a screenshot folder, saves what it saw.
  */
 export async function checkPageAtWidths(
   page: Page,
@@ -123,6 +160,7 @@ export async function checkPageAtWidths(
       await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
     }
     await expectNoOverflow(page);
+    await expectWholeCodeWords(page);
     await expectAccessible(page);
   }
 }

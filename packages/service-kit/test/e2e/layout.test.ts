@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { useBrowser } from '../../src/testing/index.js';
-import { overflowProblems } from '../../src/testing/layout.js';
+import { brokenCodeWords, overflowProblems } from '../../src/testing/layout.js';
 import { fixtureService } from '../fixture.js';
 
 describe('overflow checks in Chromium', function () {
@@ -55,5 +55,32 @@ describe('overflow checks in Chromium', function () {
     expect((failure as Error).message).to.match(
       /^about:blank at 390px: 1 overflowing\n {2}the text "does not wrap at all" sticks out of p /,
     );
+  });
+});
+
+describe('code words checks in Chromium', function () {
+  this.timeout(60_000);
+  const browser = useBrowser(() => fixtureService().app);
+
+  const brokenIn = async (html: string) => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 600 } });
+    await page.setContent(`<!doctype html><html><body style="margin:0">${html}</body></html>`);
+    return brokenCodeWords(page);
+  };
+
+  it('finds a header name broken at its hyphen', async () => {
+    expect(await brokenIn('<p style="width:70px"><code>If-None-Match</code></p>')).to.deep.equal([
+      'the code "If-None-Match" breaks across 2 lines',
+    ]);
+  });
+
+  it('finds nothing when code wraps only between its words, or not at all', async () => {
+    expect(
+      await brokenIn(
+        '<p style="width:110px"><code>Authorization: Bearer token</code></p>' +
+          '<p style="width:70px"><code style="white-space:nowrap">If-None-Match</code></p>' +
+          '<pre style="width:70px;white-space:pre-wrap"><code>If-None-Match</code></pre>',
+      ),
+    ).to.deep.equal([]);
   });
 });
