@@ -80,11 +80,9 @@ export class WordIndex {
   /** The positions of the games where each word of `q` starts a word; undefined for a blank q. */
   matches(q = ''): Uint32Array | undefined {
     if (q.trim() === '') return undefined;
-    // Text without a letter or digit (`-`, an emoji) has no word to start one: nothing matches.
-    const [rarest, ...others] = tokenize(q)
-      .map((word) => ({ word, reach: this.reach(word) }))
-      .sort((a, b) => a.reach - b.reach)
-      .map(({ word }) => word);
+    // Rarest first; a lone word is never compared, so it costs no reach. Text without a letter
+    // or digit (`-`, an emoji) has no word to start one: nothing matches.
+    const [rarest, ...others] = tokenize(q).sort((a, b) => this.reach(a) - this.reach(b));
     if (rarest === undefined) return new Uint32Array(0);
     const found = Uint32Array.from(this.#miniSearch.search(rarest), (result) => result.id);
     if (others.length === 0) return found;
