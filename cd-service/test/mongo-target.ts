@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { notRunHere } from './reporter.js';
 
 /**
  * Which MongoDB the Mongo suites run against (scripts/test-mongo.sh sets it): none without
@@ -15,6 +16,21 @@ export const MONGO_TARGET: MongoTarget | undefined = !process.env.MONGODB_URI
   : process.env.MONGO_TARGET === 'emulator'
     ? 'emulator'
     : 'mongod';
+
+/** Said once, after their count, for the MongoDB tests a run without MONGODB_URI leaves pending. */
+export const WITHOUT_MONGODB =
+  'MongoDB tests not run here: `make test-mongo` runs them on the emulator or on MONGODB_URI';
+
+/**
+ * A suite that needs MongoDB, where there is none: its tests are pending, and the reporter
+ * (reporter.ts) counts them in one line rather than listing each.
+ */
+export function describeWithoutMongo(title: string, define: () => void): void {
+  describe.skip(title, function () {
+    notRunHere(this, WITHOUT_MONGODB);
+    define();
+  });
+}
 
 /**
  * What the emulator does differently from mongod (../shared/mongo-wire/README.md). None of it

@@ -5,7 +5,13 @@ import { createApp } from '../../src/app.js';
 import { openMongoStore } from '../../src/store/mongo.js';
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, expectErrorBody, makeCdInput, request } from '../helpers.js';
-import { EMULATOR_DIR, type Emulator, MONGO_TARGET, startEmulator } from '../mongo-target.js';
+import {
+  describeWithoutMongo,
+  EMULATOR_DIR,
+  type Emulator,
+  MONGO_TARGET,
+  startEmulator,
+} from '../mongo-target.js';
 
 /** Resolves once `check` holds, trying again every 100 ms (the test's timeout bounds it). */
 async function waitFor(check: () => Promise<boolean>): Promise<void> {
@@ -80,11 +86,11 @@ if (MONGO_TARGET === 'emulator' && EMULATOR_DIR) {
     });
   });
 } else {
-  const reason =
-    MONGO_TARGET === 'mongod'
-      ? 'the test cannot stop a real mongod; it runs against the emulator'
-      : 'MONGODB_URI is not set';
-  describe.skip(`${title} (SKIPPED: ${reason})`, () => {
-    it('answers 503 while MongoDB is down and recovers once it is back');
-  });
+  const pending = () => it('answers 503 while MongoDB is down and recovers once it is back');
+  if (MONGO_TARGET === 'mongod') {
+    describe.skip(
+      `${title} (SKIPPED: the test cannot stop a real mongod; it runs against the emulator)`,
+      pending,
+    );
+  } else describeWithoutMongo(title, pending);
 }

@@ -6,7 +6,7 @@ import type { CdRecord } from '../../src/cd/schema.js';
 import { openMongoStore } from '../../src/store/mongo.js';
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, makeCdInput } from '../helpers.js';
-import { freePort } from '../mongo-target.js';
+import { describeWithoutMongo, freePort } from '../mongo-target.js';
 import { mongoFactory, type StoreHandle } from '../stores.js';
 import { describeStoreContract } from './contract.js';
 
@@ -91,8 +91,7 @@ if (mongoFactory) {
     });
   });
 } else {
-  console.log('MongoDB contract suite SKIPPED: MONGODB_URI is not set');
-  describe.skip('store contract: mongodb (SKIPPED: MONGODB_URI is not set)', () => {
+  describeWithoutMongo('store contract: mongodb', () => {
     it('runs the store contract against MongoDB when MONGODB_URI is set');
   });
 }
