@@ -8,7 +8,7 @@ import {
   timeOperations,
 } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
-import { API_INFO, cdHealth } from './routes/service.js';
+import { API_INFO, cdHealth, homeRedirect } from './routes/service.js';
 import type { CdStore } from './store/store.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,6 +96,7 @@ export function createApp({
     // Written by `npm run build` beside the compiled app; absent when running the sources.
     compiledViews: new URL('./views.js', import.meta.url),
     api: cdApi({ store: timed, logger, apiToken, now }),
+    routers: [homeRedirect()],
     jsonPaths: JSON_PATHS,
     logger,
     logRequests,

@@ -1,4 +1,11 @@
-import { type ApiInfo, healthOperation, type Logger, type Operation } from 'service-kit';
+import {
+  type ApiInfo,
+  CACHE_CONTROL,
+  healthOperation,
+  type Logger,
+  type Operation,
+  Router,
+} from 'service-kit';
 import { type CdStore, STORE_KINDS } from '../store/store.js';
 
 export const API_INFO: ApiInfo = {
@@ -26,4 +33,12 @@ export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation 
         return { ok: false, details };
       }
     },
+  });
+
+/** `/` has no page of its own: 303 See Other sends a browser (or `curl -L`) to the API reference. */
+export const homeRedirect = (): Router =>
+  new Router().get('/', (ctx) => {
+    ctx.set('Cache-Control', CACHE_CONTROL.stable);
+    ctx.status = 303;
+    ctx.redirect('/docs');
   });

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+// Plain supertest: `/` is no route of the JSON API, so the OpenAPI conformance check (helpers.ts) has nothing to say about it.
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import { type StoreHandle, sqliteFactory } from '../stores.js';
+
+describe('GET / (the service has no home page)', () => {
+  let handle: StoreHandle;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  before(async () => {
+    handle = await sqliteFactory.open();
+    app = createApp({ store: handle.store }).callback();
+  });
+  after(() => handle.dispose());
+
+  it('sends the reader to the API reference with 303 See Other', async () => {
+    const res = await request(app).get('/').expect(303);
+    expect(res.headers.location).to.equal('/docs');
+    expect(res.headers['cache-control']).to.equal('public, max-age=300');
+    expect(res.text).to.equal('Redirecting to /docs.');
+    const docs = await request(app)
+      .get(res.headers.location as string)
+      .expect(200);
+    expect(docs.headers['content-type']).to.match(/^text\/html/);
+    expect(docs.text).to.include('CD Collection API reference');
+  });
+
+  it('answers HEAD the same, and other methods 405 with Allow', async () => {
+    const head = await request(app).head('/').expect(303);
+    expect(head.headers.location).to.equal('/docs');
+    const post = await request(app).post('/').send({}).expect(405);
+    expect(post.headers.allow).to.equal('HEAD, GET');
+    expect(post.body).to.deep.equal({ error: post.body.error, status: 405 });
+  });
+});
