@@ -3,7 +3,6 @@ import {
   CACHE_CONTROL,
   type Context,
   jsonBody,
-  type Middleware,
   NotFound,
   type Operation,
   pagingHeaders,
@@ -65,7 +64,7 @@ export function cdOperations({
   const auth = requireToken(apiToken);
   const body = jsonBody();
   // A malformed id is a 400 before the body is read or the store is asked.
-  const id: Middleware = async (ctx, next) => {
+  const id: Operation['handler'] = async (ctx, next) => {
     ctx.state.id = parseId(ctx.params);
     await next();
   };

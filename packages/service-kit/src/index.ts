@@ -1,6 +1,6 @@
 // Every name a service uses from the kit (see README.md: one line each).
 export { default as Router } from '@koa/router';
-export type { Context, Middleware } from 'koa';
+export type { Context } from 'koa';
 export { createServiceApp } from './app.js';
 export { requireToken } from './bearer-token.js';
 export { CACHE_CONTROL } from './cache-control.js';
