@@ -6,7 +6,10 @@ export const pagePath = (slug: string) => `/itineraries/${encodeURIComponent(slu
 /** Formatting shared by every template, as `format`. */
 export const formatting = {
   money: (units: number) => usd.format(units),
-  /** The CSS class of a bar this wide, in steps of 5%; any share above 0 shows. */
-  widthClass: (share: number) => `w-${share > 0 ? Math.max(5, Math.round(share * 20) * 5) : 0}`,
+  /**
+   * The width of a budget bar for a share of the total (0 to 1), as a percentage of its track:
+   * true to the share, and at least 1% (a few pixels) for any share above 0.
+   */
+  barWidth: (share: number) => `${share > 0 ? Math.max(1, share * 100).toFixed(2) : 0}%`,
   pagePath,
 };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { useBrowser } from 'service-kit/testing';
+import { budgetShares } from '../../src/itineraries/generate.js';
 import { NO_DESTINATION } from '../../src/routes/pages.js';
 import { seededItineraries as itineraries, seededApp, seededEntry } from '../helpers.js';
 
@@ -156,6 +157,56 @@ describe('pages in Chromium', function () {
       );
       expect(new Set(places.map((p) => p.right)).size, slug).to.equal(1);
       for (const place of places) expect(place.top, slug).to.be.within(-4, 4);
+    }
+  });
+
+  it('draws each budget bar as long as its share, and says what the orange bars are (390 and 1280 px)', async () => {
+    const smallest = Math.min(
+      ...itineraries.all.flatMap(({ itinerary }) => budgetShares(itinerary)),
+    );
+    expect(smallest, 'a share small enough to test the minimum').to.be.below(0.03);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const { slug, itinerary } of itineraries.all) {
+        await page.goto(`${session.url}/itineraries/${slug}`);
+        const rows = await page.locator('.budget__row').evaluateAll((items) =>
+          items.map((row) => {
+            const track = (row.querySelector('.budget__track') as Element).getBoundingClientRect();
+            const bar = row.querySelector('.budget__bar');
+            return {
+              label: (row.querySelector('.budget__label') as HTMLElement).innerText,
+              track: track.width,
+              bar: bar ? bar.getBoundingClientRect().width : 0,
+              fill: bar ? getComputedStyle(bar).fill : '',
+            };
+          }),
+        );
+        const shares = budgetShares(itinerary);
+        const where = `${slug} at ${width}px`;
+        expect(rows.length, where).to.equal(itinerary.activities.length);
+        rows.forEach((row, index) => {
+          const share = shares[index] as number;
+          // True to the share; a share above 0 shows as at least 1% of the track (3 px or more).
+          const expected = share > 0 ? Math.max(share, 0.01) * row.track : 0;
+          expect(row.bar, `${where}: ${row.label}`).to.be.closeTo(expected, 0.5);
+          if (share > 0) expect(row.bar, `${where}: ${row.label}`).to.be.at.least(3);
+          const highlight = itinerary.activities[index]?.highlight;
+          expect(row.label.startsWith('★ '), `${where}: ${row.label}`).to.equal(Boolean(highlight));
+        });
+        const colours = new Set(rows.map((row) => row.fill));
+        const legend = page.locator('.budget__legend');
+        if (itinerary.activities.some((activity) => activity.highlight)) {
+          expect(await legend.isVisible(), where).to.equal(true);
+          expect(await legend.innerText(), where).to.match(/★ Highlight\s+Other activity/);
+          const swatches = await legend
+            .locator('.budget__swatch')
+            .evaluateAll((all) => all.map((swatch) => getComputedStyle(swatch).backgroundColor));
+          for (const colour of colours) expect(swatches, where).to.include(colour);
+        } else {
+          expect(await legend.count(), where).to.equal(0);
+          expect(colours.size, where).to.equal(1);
+        }
+      }
     }
   });
 
