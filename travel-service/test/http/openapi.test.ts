@@ -79,7 +79,9 @@ describe('OpenAPI document and /docs', () => {
 
   it('/docs shows the document in the site layout, with no inline style or script', async () => {
     const res = await request(app).get('/docs').expect(200).expect('Content-Type', /html/);
-    expect(res.text).to.include('<code>/api/itineraries/{destination}</code>');
+    expect(res.text).to.include(
+      '<code>/<span class="path-segment">api</span>/<wbr><span class="path-segment">itineraries</span>/<wbr><span class="path-segment">{destination}</span></code>',
+    );
     expect(res.text).to.include('Trip Planner');
     expect(res.text).to.not.match(/style=|<style|<script/);
   });
