@@ -227,8 +227,11 @@ describe('OpenAPI document and /docs', () => {
   it('renders every operation in the service layout at /docs', async () => {
     const res = await request(server).get('/docs').expect(200).expect('Content-Type', /html/);
     expect(res.text).to.include('· Fixture</title>');
-    for (const path of Object.keys(api.document.paths as object)) {
-      expect(res.text).to.include(`<code>${path}</code>`);
+    const paths = api.document.paths as Record<string, Record<string, { operationId: string }>>;
+    for (const operations of Object.values(paths)) {
+      for (const { operationId } of Object.values(operations)) {
+        expect(res.text).to.include(`<section class="operation" id="${operationId}"`);
+      }
     }
     expect(res.text).to.not.match(/undefined|NaN/);
   });
