@@ -24,7 +24,9 @@ describe('OpenAPI document and /docs', () => {
 
   it('/docs shows the document in the site layout', async () => {
     const res = await request(app).get('/docs').expect(200).expect('Content-Type', /html/);
-    expect(res.text).to.include('<code>/api/games/{id}</code>');
+    expect(res.text).to.include(
+      '<code>/<span class="path-segment">api</span>/<wbr><span class="path-segment">games</span>/<wbr><span class="path-segment">{id}</span></code>',
+    );
     expect(res.text).to.include('Game Shelf');
   });
 });
