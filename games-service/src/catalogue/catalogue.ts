@@ -26,6 +26,9 @@ export function compareByRank(a: Game, b: Game): number {
   return a.id - b.id;
 }
 
+/** The order a reader expects of names: by letter, ignoring case and accents (Racing before RPG). */
+const readerOrder = new Intl.Collator('en', { sensitivity: 'base' }).compare;
+
 /** How a genre is matched: ignoring case and surrounding spaces. */
 export const genreKey = (genre: string) => genre.trim().toLowerCase();
 
@@ -35,7 +38,7 @@ export const genreKey = (genre: string) => genre.trim().toLowerCase();
  */
 export class Catalogue {
   readonly games: readonly Game[];
-  /** Genre display names, alphabetical. */
+  /** Genre display names, alphabetical as a reader expects (ignoring case). */
   readonly genres: readonly string[];
   readonly #byId = new Map<number, Game>();
   readonly #byGenre = new Map<string, Game[]>();
@@ -54,7 +57,7 @@ export class Catalogue {
       if (list) list.push(game);
       else this.#byGenre.set(key, [game]);
     }
-    this.genres = [...genreNames.values()].sort();
+    this.genres = [...genreNames.values()].sort(readerOrder);
     this.#rated = ranked.filter((game) => game.rating !== null);
     this.#hiddenGems = this.#rated.filter(isHiddenGem);
   }

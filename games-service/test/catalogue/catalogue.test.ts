@@ -17,6 +17,19 @@ describe('Catalogue', () => {
   ];
   const catalogue = new Catalogue(games);
 
+  it('lists the genres as a reader expects them: by letter, ignoring case and accents', () => {
+    const names = ['Strategy', 'RPG', 'Racing', 'action', 'Émulation', 'Fighting'];
+    const listed = new Catalogue(names.map((genre, id) => makeGame({ id, genre })));
+    expect(listed.genres).to.deep.equal([
+      'action',
+      'Émulation',
+      'Fighting',
+      'Racing',
+      'RPG',
+      'Strategy',
+    ]);
+  });
+
   describe('byGenre', () => {
     it('returns only and all games of the genre, matched case-insensitively', () => {
       for (const genre of ['RPG', 'rpg', ' Rpg ']) {

@@ -151,6 +151,57 @@ describe('pages in Chromium', function () {
     }
   });
 
+  for (const width of [390, 1280]) {
+    it(`puts each rank at the top of its card, level with the title, at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${session.url}/top-rated`);
+      const cards = await page.locator('.ranked-list > li').evaluateAll((items) =>
+        items.map((item) => {
+          const card = (item.querySelector('.game-card') as Element).getBoundingClientRect();
+          const rank = item.querySelector('.game-card__rank') as HTMLElement;
+          const box = rank.getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(item.querySelector('.game-card__link') as Node);
+          const firstLine = range.getClientRects()[0] as DOMRect;
+          return {
+            rank: rank.textContent,
+            marker: getComputedStyle(item).listStyleType,
+            inside: box.left >= card.left && box.right <= card.right,
+            fromTop: box.top - card.top,
+            offTitle: Math.abs((box.top + box.bottom) / 2 - (firstLine.top + firstLine.bottom) / 2),
+          };
+        }),
+      );
+      expect(cards.map((card) => card.rank)).to.deep.equal(cards.map((_, i) => String(i + 1)));
+      for (const card of cards) {
+        const where = `rank ${card.rank} at ${width} px`;
+        expect(card.marker, where).to.equal('none');
+        expect(card.inside, where).to.equal(true);
+        expect(card.fromTop, where).to.be.within(0, 32);
+        expect(card.offTitle, where).to.be.at.most(3);
+      }
+    });
+
+    it(`shows one search box on the search page, with the query, and the genres in reader order, at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${session.url}/search?q=zelda`);
+      const boxes = page.getByRole('searchbox');
+      expect(await boxes.count()).to.equal(1);
+      expect(await boxes.first().isVisible()).to.equal(true);
+      expect(await boxes.first().inputValue()).to.equal('zelda');
+      const genres = (
+        await page.locator('#browse-title + .genre-list .genre-list__link').allInnerTexts()
+      ).map((text) => text.replace(/\s*\(\d+\)$/, ''));
+      expect(genres).to.deep.equal(
+        [...genres].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+      );
+      expect(genres.indexOf('Racing')).to.be.within(0, genres.indexOf('RPG'));
+      await page.goto(`${session.url}/top-rated`);
+      expect(await page.getByRole('searchbox').count()).to.equal(1);
+      expect(await page.getByRole('search', { name: 'Site' }).isVisible()).to.equal(true);
+    });
+  }
+
   it('renders the API reference from /openapi.json', async () => {
     await session.expectApiReference(page);
     expect(await page.locator('#listGames code', { hasText: 'X-Total-Count' }).count()).to.be.above(

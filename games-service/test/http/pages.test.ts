@@ -44,6 +44,13 @@ describe('pages', () => {
     expectCleanPage(res.text);
     const top = catalogue.topRated(15);
     expect(gameLinks(res.text)).to.deep.equal(top.map((g) => g.id));
+    // Each rank opens its card's title: <h2 class="game-card__title"><span class="game-card__rank">1</span> <a ...
+    const ranks = [
+      ...res.text.matchAll(
+        /<h2 class="game-card__title"><span class="game-card__rank">(\d+)<\/span> <a /g,
+      ),
+    ];
+    expect(ranks.map((m) => Number(m[1]))).to.deep.equal(top.map((_, i) => i + 1));
     for (const game of top) {
       expect(res.text).to.include(`${game.rating!.toFixed(1)} / 10`);
       expect(res.text).to.include(escapeHtml(game.shortDescription));

@@ -110,6 +110,32 @@ describe('the search page', () => {
     }
   });
 
+  it('lists the genres as a reader expects them, Racing before RPG, in the form and the links', async () => {
+    const res = await request(app).get('/search').expect(200);
+    const links = [
+      ...res.text.matchAll(/class="genre-list__link" href="\/search\?genre=[^"]+">([^<]+) </g),
+    ];
+    const options = [...res.text.matchAll(/<option value="([^"]+)"[^>]*>\1<\/option>/g)];
+    const readerOrder = [...catalogue.genres].sort((a, b) =>
+      a.localeCompare(b, 'en', { sensitivity: 'base' }),
+    );
+    expect(links.map((m) => m[1])).to.deep.equal(readerOrder);
+    expect(options.map((m) => m[1])).to.deep.equal(readerOrder);
+    expect(readerOrder.indexOf('Racing')).to.be.below(readerOrder.indexOf('RPG'));
+  });
+
+  it('shows one search box, its own, filled with the query; the other pages have the header’s', async () => {
+    const res = await request(app).get('/search?q=zelda').expect(200);
+    expect(res.text.match(/type="search"/g)).to.have.length(1);
+    expect(res.text).to.include('id="search-q" type="search" name="q" value="zelda"');
+    expect(res.text).to.not.include('site-search');
+    for (const path of ['/', '/top-rated', '/search?page=99']) {
+      const other = await request(app).get(path);
+      expect(other.text.match(/type="search"/g), path).to.have.length(1);
+      expect(other.text, path).to.include('id="site-search-q"');
+    }
+  });
+
   it('lists each genre with its number of games, the current one marked', async () => {
     const res = await request(app).get('/search?genre=rpg').expect(200);
     const rpg = catalogue.byGenre('RPG').length;
