@@ -14,7 +14,7 @@ import type { CdStore } from './store/store.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Paths answered with JSON, errors included: every path but /docs and the assets. */
-export const JSON_PATHS = ['/cds', '/healthz', '/openapi.json'];
+export const JSON_PATHS = ['/cds', '/healthz', '/livez', '/readyz', '/openapi.json'];
 
 /**
  * Every answer is JSON but the API reference (/docs), which loads only its own stylesheet
@@ -72,7 +72,7 @@ export function cdApi({
   now,
 }: Partial<Pick<AppOptions, 'store' | 'logger' | 'apiToken' | 'now'>> = {}) {
   return describeApi(API_INFO, [
-    cdHealth(store, logger),
+    ...cdHealth(store, logger),
     ...cdOperations({ store, apiToken, now }),
   ]);
 }

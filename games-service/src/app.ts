@@ -11,7 +11,7 @@ import { formatting } from './view-helpers.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Paths answered with JSON, errors included; every other path is a page. */
-export const JSON_PATHS = ['/api', '/healthz', '/openapi.json'];
+export const JSON_PATHS = ['/api', '/healthz', '/livez', '/readyz', '/openapi.json'];
 
 export interface AppOptions {
   catalogue: Catalogue;
@@ -30,7 +30,7 @@ export interface AppOptions {
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function gamesApi(catalogue: Catalogue, search = new GameSearch(catalogue.games)) {
-  return describeApi(API_INFO, [gamesHealth(catalogue), ...apiOperations(catalogue, search)]);
+  return describeApi(API_INFO, [...gamesHealth(catalogue), ...apiOperations(catalogue, search)]);
 }
 
 /** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */

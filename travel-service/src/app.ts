@@ -11,7 +11,7 @@ import { formatting } from './view-helpers.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Paths answered with JSON, errors included; every other path is a page. */
-export const JSON_PATHS = ['/api', '/healthz', '/openapi.json'];
+export const JSON_PATHS = ['/api', '/healthz', '/livez', '/readyz', '/openapi.json'];
 
 export interface AppOptions {
   itineraries: Itineraries;
@@ -30,7 +30,7 @@ export interface AppOptions {
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function travelApi(itineraries: Itineraries) {
-  return describeApi(API_INFO, [travelHealth(itineraries.size), ...apiOperations(itineraries)]);
+  return describeApi(API_INFO, [...travelHealth(itineraries.size), ...apiOperations(itineraries)]);
 }
 
 /** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */

@@ -37,6 +37,7 @@ describe('readConfig', () => {
       logRequests: false,
       corsOrigins: ['https://a.example', 'https://b.example'],
       metrics: false,
+      shutdownDelayMs: 0,
     });
   });
 });

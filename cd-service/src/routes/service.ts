@@ -1,7 +1,7 @@
 import {
   type ApiInfo,
   CACHE_CONTROL,
-  healthOperation,
+  healthOperations,
   type Logger,
   type Operation,
   Router,
@@ -17,9 +17,12 @@ export const API_INFO: ApiInfo = {
     'Writes need `Authorization: Bearer <token>` when the service is started with CD_API_TOKEN; without it they are open.',
 };
 
-/** GET /healthz: up when the store answers a trivial query, 503 (and an error logged) when not. */
-export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation =>
-  healthOperation({
+/**
+ * GET /healthz: up when the store answers a trivial query, 503 (and an error logged) when not;
+ * /livez; /readyz, 503 when the store does not answer or the process stops.
+ */
+export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation[] =>
+  healthOperations({
     summary: 'Whether the service and its store answer',
     details: { store: { enum: [...STORE_KINDS] } },
     mayFail: true,

@@ -72,6 +72,8 @@ describeEachStore('GET /openapi.json and /docs', (factory) => {
     );
     expect(routes).to.have.members([
       'GET /healthz',
+      'GET /livez',
+      'GET /readyz',
       'GET /cds',
       'POST /cds',
       'GET /cds/{id}',

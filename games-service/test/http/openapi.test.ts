@@ -12,6 +12,8 @@ describe('OpenAPI document and /docs', () => {
     );
     expect(Object.keys(document.paths)).to.have.members([
       '/healthz',
+      '/livez',
+      '/readyz',
       '/api/games',
       '/api/games/top-rated',
       '/api/games/hidden-gems',

@@ -7,6 +7,11 @@ export interface ServerConfig {
   corsOrigins: string[];
   /** Whether GET /metrics answers (`METRICS`). */
   metrics: boolean;
+  /**
+   * How long the server keeps serving and accepting after SIGTERM, with /readyz answering 503,
+   * before it stops (`SHUTDOWN_DELAY_MS`): time for a proxy or Kubernetes to stop sending.
+   */
+  shutdownDelayMs: number;
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
@@ -59,5 +64,6 @@ export function readServerConfig(
     logRequests: booleanSetting(env, 'LOG_REQUESTS', true),
     corsOrigins: parseOrigins(env.CORS_ORIGINS, defaults.corsOrigins),
     metrics: booleanSetting(env, 'METRICS', true),
+    shutdownDelayMs: integerSetting(env, 'SHUTDOWN_DELAY_MS', 0, { max: 60_000 }),
   };
 }

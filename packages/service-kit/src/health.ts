@@ -12,6 +12,7 @@ export interface HealthOptions {
   summary?: string;
   /** The JSON Schemas of the details, by name. */
   details: Record<string, JsonSchema>;
+  /** The service's state: /healthz shows it, /readyz answers 503 when it is not ok. */
   check: () => HealthReport | Promise<HealthReport>;
   /** Documents the 503 of a dependency that does not answer. */
   mayFail?: boolean;
@@ -24,13 +25,28 @@ const schema = (status: string, details: Record<string, JsonSchema>) => ({
   properties: { status: { const: status }, ...details },
 });
 
-/** GET /healthz: `{"status": "ok", ...details}`, or 503 `{"status": "unavailable", ...}`; never stored. */
-export function healthOperation({
+/** The apps whose process is shutting down (`serve` marks them): their /readyz answers 503. */
+const drainingApps = new WeakSet<object>();
+
+/** From now on, the app's /readyz answers 503 `draining`. */
+export function markDraining(app: object): void {
+  drainingApps.add(app);
+}
+
+/**
+ * The three probes, Kubernetes' way, never stored:
+ * - GET /healthz: `{"status": "ok", ...details}`, or 503 `unavailable`: the service's state, for
+ *   people and compose;
+ * - GET /livez: `{"status": "ok"}` while the process runs: the liveness probe;
+ * - GET /readyz: `{"status": "ok"}`, or 503 `draining` once the process is shutting down, or 503
+ *   `unavailable` when the check fails: the readiness probe, and a proxy's health check.
+ */
+export function healthOperations({
   summary = 'Whether the service is up',
   details,
   check,
   mayFail = false,
-}: HealthOptions): Operation {
+}: HealthOptions): Operation[] {
   const responses: Operation['responses'] = {
     200: { description: 'The service is up', schema: schema('ok', details) },
   };
@@ -40,7 +56,7 @@ export function healthOperation({
       schema: schema('unavailable', details),
     };
   }
-  return {
+  const health: Operation = {
     id: 'health',
     method: 'get',
     path: '/healthz',
@@ -54,4 +70,49 @@ export function healthOperation({
       ctx.body = { status: report.ok ? 'ok' : 'unavailable', ...report.details };
     },
   };
+  const live: Operation = {
+    id: 'liveness',
+    method: 'get',
+    path: '/livez',
+    summary: 'Whether the process runs (the liveness probe)',
+    responses: { 200: { description: 'It runs', schema: schema('ok', {}) } },
+    errors: [],
+    handler: (ctx) => {
+      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
+      ctx.body = { status: 'ok' };
+    },
+  };
+  const ready: Operation = {
+    id: 'readiness',
+    method: 'get',
+    path: '/readyz',
+    summary: 'Whether the service takes requests (the readiness probe)',
+    description: mayFail
+      ? '503 `draining` once the process is shutting down, 503 `unavailable` while a dependency does not answer.'
+      : '503 `draining` once the process is shutting down.',
+    responses: {
+      200: { description: 'It takes requests', schema: schema('ok', {}) },
+      503: {
+        description: 'It is shutting down, or a dependency does not answer',
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['status'],
+          properties: { status: { enum: mayFail ? ['draining', 'unavailable'] : ['draining'] } },
+        },
+      },
+    },
+    errors: [],
+    handler: async (ctx) => {
+      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
+      const status = drainingApps.has(ctx.app)
+        ? 'draining'
+        : (await check()).ok
+          ? 'ok'
+          : 'unavailable';
+      ctx.status = status === 'ok' ? 200 : 503;
+      ctx.body = { status };
+    },
+  };
+  return [health, live, ready];
 }

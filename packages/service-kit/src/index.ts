@@ -7,7 +7,7 @@ export { CACHE_CONTROL } from './cache-control.js';
 export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
 export { BadRequest, type ErrorDetail, NotFound, ServiceUnavailable } from './errors.js';
-export { healthOperation } from './health.js';
+export { healthOperations } from './health.js';
 export { jsonBody } from './json-body.js';
 export type { Logger } from './log.js';
 export { createMetricsRegistry, timeOperations } from './metrics.js';

@@ -20,10 +20,31 @@ export function createLogger(service: string, destination?: DestinationStream): 
 
 export const silentLogger: Logger = pino({ level: 'silent' });
 
+/** How long an exit waits for the lines logged so far to be written: a reader that takes longer is gone or stuck. */
+const LOG_WRITE_WAIT_MS = 2_000;
+
+/** What pino writes to: stdout's SonicBoom by default (end, destroy and 'close'), or a test's stream. */
+interface Output {
+  end?: () => void;
+  destroy?: () => void;
+  once?: (event: 'close', listener: () => void) => void;
+}
+
 /**
- * Exits once every line logged so far is written, in order: pino writes stdout asynchronously,
- * and at a bare `process.exit` a line still being written could land after the last one.
+ * Exits with `code` once every line logged so far is written, in order (pino writes stdout
+ * asynchronously), or after `waitMs` whatever became of them. When stdout's reader has gone or
+ * stopped reading, the lines still waiting are dropped: pino's own flush at exit would retry
+ * the write forever (sonic-boom's flushSync loops on EPIPE), and no timer could end the process.
  */
-export function exitAfterLogs(logger: Logger, code: number): void {
-  logger.flush(() => process.exit(code));
+export function exitAfterLogs(logger: Logger, code: number, waitMs = LOG_WRITE_WAIT_MS): void {
+  const output = (logger as unknown as Record<symbol, Output>)[pino.symbols.streamSym] ?? {};
+  const exit = () => process.exit(code);
+  setTimeout(() => {
+    // Destroyed, the stream is skipped by pino's exit hook, and its pending lines are dropped.
+    output.destroy?.();
+    exit();
+  }, waitMs);
+  // Ending writes what is pending, then 'close'; after a broken pipe pino makes end() do nothing.
+  output.once?.('close', exit);
+  output.end?.();
 }

@@ -4,7 +4,8 @@ import { serve } from './serve.js';
 
 export interface Started {
   app: Koa;
-  config: { port: number; host: string };
+  /** Where to listen, and how long to keep serving after SIGTERM (see `ServerConfig`). */
+  config: { port: number; host: string; shutdownDelayMs?: number };
   /** Closes what the service opened (a database), once every connection is closed. */
   onClose?: () => Promise<void> | void;
   /** Logged with the listening line (how many records, which store). */

@@ -5,12 +5,20 @@ import {
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import type Koa from 'koa';
+import { markDraining } from './health.js';
 import { exitAfterLogs, type Logger } from './log.js';
 
-/** Longer than any request should take; a drained server exits long before. */
+/** From the moment the server stops accepting: longer than any request should take. */
 const FORCED_EXIT_MS = 10_000;
+/**
+ * After the server stops accepting, how long a connection with nothing under way stays open:
+ * a request a client sends on it meanwhile is answered (with `Connection: close`).
+ */
+export const IDLE_GRACE_MS = 2_000;
+/** How often a stopping server looks for connections that have been idle that long. */
+const SWEEP_MS = 100;
 
 /** What Node's parser reports, answered as Node itself would (431, 408), else 400. */
 const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
@@ -44,20 +52,8 @@ function rawJsonError(status: number, message: string): string {
  * would answer itself (a malformed request, a request without Host, CONNECT) answered with the
  * JSON error body.
  */
-export function createHttpServer(
-  app: Koa,
-  beforeEach?: (req: IncomingMessage, res: ServerResponse) => void,
-): Server {
-  const handle = app.callback();
-  const server = createServer(
-    { requireHostHeader: false },
-    beforeEach
-      ? (req, res) => {
-          beforeEach(req, res);
-          return handle(req, res);
-        }
-      : handle,
-  );
+export function createHttpServer(app: Koa): Server {
+  const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Bytes written into an answer already under way would corrupt it: close instead, as Node does.
@@ -73,66 +69,115 @@ export function createHttpServer(
   return server;
 }
 
+/**
+ * How a server stops without resetting a request that a client has already sent. Call it before
+ * `listen` (it keeps the server's connections); the function it answers stops accepting, answers
+ * every request from then on, and those under way, with `Connection: close`, and closes a
+ * connection only once it has had no request under way and read nothing for `idleMs`. It
+ * resolves once every connection is closed.
+ *
+ * http.Server's own close() is not used: it closes every idle keep-alive connection at once
+ * (Node >= 19), while the client's next request may already be on its way, and the client then
+ * sees a reset.
+ */
+export function gracefulStop(server: Server): (idleMs?: number) => Promise<void> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return (idleMs = IDLE_GRACE_MS) =>
+    new Promise<void>((resolve) => {
+      server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+        res.setHeader('Connection', 'close');
+      });
+      /** Per connection: what it had read, and since when it has been quiet. */
+      const quiet = new WeakMap<Socket, { bytesRead: number; since: number }>();
+      const sweep = () => {
+        const now = performance.now();
+        for (const socket of sockets) {
+          const seen = quiet.get(socket);
+          // A request being read, an answer being made or still being sent: not idle.
+          const busy = answerUnderWay(socket) || socket.writableLength > 0;
+          if (busy || !seen || seen.bytesRead !== socket.bytesRead) {
+            quiet.set(socket, { bytesRead: socket.bytesRead, since: now });
+          } else if (now - seen.since >= idleMs) socket.destroy();
+        }
+      };
+      for (const socket of sockets) {
+        const res = answerUnderWay(socket);
+        if (res && !res.headersSent) res.setHeader('Connection', 'close');
+      }
+      sweep();
+      const sweeping = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
+      NetServer.prototype.close.call(server, () => {
+        clearInterval(sweeping);
+        resolve();
+      });
+    });
+}
+
 export interface ServeOptions {
   port: number;
   host: string;
   logger: Logger;
+  /** How long the server keeps serving and accepting after SIGTERM, /readyz answering 503. */
+  shutdownDelayMs?: number;
   /** Run once every connection is closed (closing a database). */
   onClose?: () => Promise<void> | void;
 }
 
 /**
- * Listens; on SIGTERM/SIGINT stops accepting, answers the requests already received with
- * `Connection: close`, closes idle keep-alive connections at once, runs onClose, and exits 0
- * once drained. Answers the URL actually bound (PORT=0 picks a free port).
+ * Listens; on SIGTERM or SIGINT: /readyz answers 503 at once, the server keeps serving and
+ * accepting for `shutdownDelayMs` (for a proxy to stop sending), then stops as gracefulStop
+ * says, runs onClose and exits 0; or 1 after 10 s more. A second signal ends the delay.
+ * Answers the URL actually bound (PORT=0 picks a free port).
  */
 export async function serve(
   app: Koa,
-  { port, host, logger, onClose = () => {} }: ServeOptions,
+  { port, host, logger, shutdownDelayMs = 0, onClose = () => {} }: ServeOptions,
 ): Promise<string> {
-  const open = new Set<ServerResponse>();
-  const sockets = new Set<Socket>();
-  let closing = false;
-  const server = createHttpServer(app, (_req, res) => {
-    if (closing) res.setHeader('Connection', 'close');
-    open.add(res);
-    res.once('close', () => open.delete(res));
-  });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+  const server = createHttpServer(app);
+  const stop = gracefulStop(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
 
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal, inFlight: open.size }, 'shutting down');
+  let delay: NodeJS.Timeout | undefined;
+  const stopAccepting = async () => {
+    delay = undefined;
     setTimeout(() => {
-      logger.warn({ inFlight: open.size }, `forcing exit after ${FORCED_EXIT_MS / 1000} s`);
+      logger.warn(`forcing exit ${FORCED_EXIT_MS / 1000} s after the server stopped accepting`);
       exitAfterLogs(logger, 1);
-    }, FORCED_EXIT_MS).unref();
-    server.close(async () => {
-      try {
-        await onClose();
-      } catch (error) {
-        logger.error({ err: error }, 'closing failed');
-        return exitAfterLogs(logger, 1);
-      }
-      logger.info('shut down');
-      exitAfterLogs(logger, 0);
-    });
-    for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
-    server.closeIdleConnections();
-    // Connections that never sent a byte (a browser's preconnect, a balancer's TCP check) are
-    // not idle to Node, and would hold the exit until the forced one.
-    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    }, FORCED_EXIT_MS);
+    logger.info('no longer accepting connections');
+    await stop();
+    try {
+      await onClose();
+    } catch (error) {
+      logger.error({ err: error }, 'closing failed');
+      return exitAfterLogs(logger, 1);
+    }
+    logger.info('shut down');
+    exitAfterLogs(logger, 0);
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      if (delay) {
+        clearTimeout(delay);
+        void stopAccepting();
+      }
+      return;
+    }
+    stopping = true;
+    markDraining(app);
+    logger.info({ signal, delayMs: shutdownDelayMs }, 'shutting down');
+    delay = setTimeout(stopAccepting, shutdownDelayMs);
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
   const { port: bound } = server.address() as AddressInfo;
   return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
 }

@@ -11,7 +11,19 @@ describe('config', () => {
       logRequests: true,
       corsOrigins: ['*'],
       metrics: true,
+      shutdownDelayMs: 0,
     });
+  });
+
+  it('reads SHUTDOWN_DELAY_MS as milliseconds from 0 to 60,000', () => {
+    expect(readServerConfig({ SHUTDOWN_DELAY_MS: '5000' }, defaults).shutdownDelayMs).to.equal(
+      5000,
+    );
+    for (const bad of ['-1', '60001', '5s', '1.5']) {
+      expect(() => readServerConfig({ SHUTDOWN_DELAY_MS: bad }, defaults), bad).to.throw(
+        /SHUTDOWN_DELAY_MS/,
+      );
+    }
   });
 
   it('takes PORT only as a decimal integer from 0 to 65535', () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createServiceApp, type ServiceAppOptions } from '../src/app.js';
 import { describeApi } from '../src/docs.js';
 import { BadRequest, NotFound } from '../src/errors.js';
-import { healthOperation } from '../src/health.js';
+import { healthOperations } from '../src/health.js';
 import { Router } from '../src/index.js';
 import { jsonBody } from '../src/json-body.js';
 import type { Operation } from '../src/operations.js';
@@ -12,6 +12,7 @@ import { Conformance } from '../src/testing/conformance.js';
 import { renderView } from '../src/views.js';
 
 const FAILING = ['addItemThenFail', 'boom'];
+const JSON_PATHS = ['/api', '/healthz', '/livez', '/readyz', '/openapi.json'];
 const root = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
 const itemSchema = {
   type: 'object',
@@ -28,7 +29,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
   const calls = { list: 0, big: 0 };
   const health = { up: true };
   const operations: Operation[] = [
-    healthOperation({
+    ...healthOperations({
       details: { items: { type: 'integer' } },
       check: () => ({ ok: health.up, details: { items: items.length } }),
       mayFail: true,
@@ -151,14 +152,14 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
     service: 'fixture',
     root,
     api,
-    jsonPaths: ['/api', '/healthz', '/openapi.json'],
+    jsonPaths: JSON_PATHS,
     routers: [pages],
     errorView: 'error',
     formatting: { shout: (text: string) => text.toUpperCase() },
     cors: { origins: ['https://allowed.example'] },
     ...options,
   });
-  const conformance = new Conformance(api.document as never, ['/api', '/healthz', '/openapi.json']);
+  const conformance = new Conformance(api.document as never, JSON_PATHS);
   return {
     app,
     api,

@@ -213,6 +213,8 @@ describe('OpenAPI document and /docs', () => {
     expect(result.errors, JSON.stringify(result.errors)).to.equal(undefined);
     expect(Object.keys(res.body.paths)).to.have.members([
       '/healthz',
+      '/livez',
+      '/readyz',
       '/api/items',
       '/api/items/last',
       '/api/random',

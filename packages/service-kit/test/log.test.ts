@@ -34,4 +34,34 @@ describe('exitAfterLogs', () => {
     expect(run.messages).to.have.length(2001);
     expect(run.messages.at(-1)).to.equal('last');
   });
+
+  for (const reader of ['has gone', 'stopped reading'] as const) {
+    it(`exits with the code when stdout's reader ${reader}, dropping the lines it cannot write`, async () => {
+      // Logs after SIGTERM, as serve does, then exits: pino's own flush at exit would retry forever.
+      const script = `
+        import { createLogger, exitAfterLogs } from ${JSON.stringify(LOG_MODULE)};
+        const logger = createLogger('test');
+        setInterval(() => {}, 1000);
+        process.on('SIGTERM', () => {
+          for (let i = 0; i < 300; i++) logger.info({ pad: 'x'.repeat(1000) }, 'line');
+          exitAfterLogs(logger, 3);
+        });
+        logger.info('ready');
+      `;
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = once(child, 'exit');
+      await once(child.stdout, 'data');
+      if (reader === 'has gone') child.stdout.destroy();
+      else child.stdout.pause();
+      child.kill('SIGTERM');
+      const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const [code, signal] = await exited;
+      clearTimeout(guard);
+      expect({ code, signal }).to.deep.equal({ code: 3, signal: null });
+    });
+  }
 });

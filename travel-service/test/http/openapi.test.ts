@@ -28,6 +28,8 @@ describe('OpenAPI document and /docs', () => {
     );
     expect(Object.keys(document.paths)).to.have.members([
       '/healthz',
+      '/livez',
+      '/readyz',
       '/api/itineraries',
       '/api/itineraries/{destination}',
       '/api/itineraries/{destination}/highlights',
