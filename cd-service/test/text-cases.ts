@@ -43,3 +43,23 @@ export const REFUSED_TEXT: readonly string[] = [
   'reversed \uDC00\uD800 pair',
   '𝄞'.slice(0, 1),
 ];
+
+/**
+ * Text with no visible character: only White_Space and Default_Ignorable_Code_Point characters,
+ * which trimming alone does not remove. Refused like an empty text (issue 20, item 6).
+ */
+export const INVISIBLE_TEXT: readonly string[] = [
+  '\u200B', // zero width space
+  '\u200B\u200D\u200C', // with a joiner and a non-joiner
+  '\u2060\u2063', // word joiner, invisible separator
+  '\u00AD', // soft hyphen
+  '\u034F', // combining grapheme joiner
+  '\u180E', // Mongolian vowel separator
+  '\u200E\u200F\u202E', // direction marks and an override
+  '\u3164', // Hangul filler
+  '\u115F\u1160', // Hangul choseong and jungseong fillers
+  '\uFE0F', // variation selector
+  '\u{E0020}\u{E007F}', // tag characters
+  '\uFEFF\u200B', // byte order mark (trimmed) and a zero width space
+  '\u00A0\u200B\u3000', // no-break and ideographic spaces around a zero width space
+];

@@ -10,14 +10,19 @@ export const MIN_YEAR = 1800;
 /**
  * What text a CD may hold: well-formed Unicode (no unpaired surrogate, Unicode category Cs)
  * without control characters (category Cc: U+0000-U+001F and U+007F-U+009F, tab and line
- * breaks included). Everything else is allowed: letters and symbols of any script, emoji and
- * their joiners, combining marks (kept as given, not normalized), format and bidirectional
- * marks, non-breaking and other spaces inside the text. A JSON Schema pattern (ECMAScript,
- * with the `u` flag), so that the OpenAPI document states the very rule.
+ * breaks included), and at least one character that shows: a text made only of White_Space
+ * and Default_Ignorable_Code_Point characters (spaces of any width, zero-width spaces and
+ * joiners, the byte order mark, Hangul fillers...) is refused like an empty one. Everything
+ * else is allowed: letters and symbols of any script, emoji and their joiners, combining marks
+ * (kept as given, not normalized), format and bidirectional marks, non-breaking and other
+ * spaces inside the text. A JSON Schema pattern (ECMAScript, with the `u` flag), so that the
+ * OpenAPI document states the very rule. Each part is one character class up to the anchored
+ * end, so the test takes linear time whatever the text (no backtracking to blow up).
  */
-export const TEXT_PATTERN = '^[^\\p{Cc}\\p{Cs}]*$';
+export const TEXT_PATTERN =
+  '^(?![\\p{White_Space}\\p{Default_Ignorable_Code_Point}]*$)[^\\p{Cc}\\p{Cs}]*$';
 export const TEXT_RULE =
-  'must not contain control characters (U+0000-U+001F, U+007F-U+009F) or unpaired surrogates';
+  'must contain a visible character, and no control characters (U+0000-U+001F, U+007F-U+009F) or unpaired surrogates';
 
 const TEXT_REGEXP = new RegExp(TEXT_PATTERN, 'u');
 

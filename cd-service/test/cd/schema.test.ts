@@ -26,7 +26,7 @@ describe('the CD definition', () => {
       type: 'string',
       minLength: 1,
       maxLength: 200,
-      pattern: '^[^\\p{Cc}\\p{Cs}]*$',
+      pattern: '^(?![\\p{White_Space}\\p{Default_Ignorable_Code_Point}]*$)[^\\p{Cc}\\p{Cs}]*$',
     });
   });
 

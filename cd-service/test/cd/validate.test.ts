@@ -8,7 +8,7 @@ import {
   checked as withoutThrowing,
 } from '../../src/cd/validate.js';
 import { makeCdInput } from '../helpers.js';
-import { REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
+import { INVISIBLE_TEXT, REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
 const checkUpdate = (body: unknown, now: Date) => withoutThrowing(() => validUpdate(body, now));
@@ -135,6 +135,31 @@ describe('checkCreate', () => {
     expect(fieldsOf(checkUpdate({ genre: 'Jazz\u0000' }, NOW))).to.deep.equal(['genre']);
   });
 
+  it('refuses a text with no visible character like an empty one (issue 20, item 6)', () => {
+    for (const invisible of INVISIBLE_TEXT) {
+      for (const field of ['title', 'artist', 'genre'] as const) {
+        expect(
+          checkCreate(makeCdInput({ [field]: invisible }), NOW),
+          `${field} ${JSON.stringify(invisible)}`,
+        ).to.deep.equal({ ok: false, details: [{ field, message: TEXT_RULE }] });
+      }
+      expect(fieldsOf(checkUpdate({ genre: invisible }, NOW))).to.deep.equal(['genre']);
+    }
+    // One character that shows is enough, whatever surrounds it.
+    for (const text of [
+      '\u200Bx\u200B',
+      '\u00AD-',
+      'a\u200D',
+      '\u0301',
+      '\u2800',
+      '\u{1F600}\u200B',
+    ]) {
+      expect(checkCreate(makeCdInput({ title: text }), NOW).ok, JSON.stringify(text)).to.equal(
+        true,
+      );
+    }
+  });
+
   it('refuses unpaired surrogates (text that is not well-formed Unicode)', () => {
     for (const bad of [
       'x\ud800y',
@@ -167,14 +192,17 @@ describe('checkCreate', () => {
     }
   });
 
-  it('accepts exactly the well-formed text without control characters (property)', () => {
+  it('accepts exactly the well-formed text without control characters that shows a character (property)', () => {
     const isControl = (c: string) => /\p{Cc}/u.test(c);
+    const isInvisible = (c: string) => /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/u.test(c);
     fc.assert(
       fc.property(
         fc.string({
           maxLength: 12,
           unit: fc.oneof(
-            fc.constantFrom(...'ab \t\n\u0000\u0085\u00a0\u2028\ud800\udc00\ud834\udd1e\u200d'),
+            fc.constantFrom(
+              ...'ab \t\n\u0000\u0085\u00a0\u2028\ud800\udc00\ud834\udd1e\u200d\u200b\u3164\u00ad',
+            ),
             fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
           ),
         }),
@@ -183,7 +211,8 @@ describe('checkCreate', () => {
           const expected =
             trimmed.length > 0 &&
             Buffer.from(trimmed).toString() === trimmed &&
-            ![...trimmed].some(isControl);
+            ![...trimmed].some(isControl) &&
+            ![...trimmed].every(isInvisible);
           expect(checkCreate(makeCdInput({ genre: text }), NOW).ok, JSON.stringify(text)).to.equal(
             expected,
           );

@@ -6,7 +6,7 @@ import { openCdDatabase, sqliteStore, WRITE_UNAVAILABLE } from '../../src/store/
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, expectErrorBody, makeCdInput, request, tempDir } from '../helpers.js';
 import { describeEachStore, type StoreHandle } from '../stores.js';
-import { REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
+import { INVISIBLE_TEXT, REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
 
 describeEachStore('HTTP: the text a CD may hold (issue 11, item 2)', (factory) => {
   let handle: StoreHandle;
@@ -37,6 +37,26 @@ describeEachStore('HTTP: the text a CD may hold (issue 11, item 2)', (factory) =
       }
     }
     expect(await store.count()).to.equal(0);
+  });
+
+  it('refuses a text with no visible character (e.g. "\\u200b" alone) like an empty one: 400, nothing stored (issue 20, item 6)', async () => {
+    for (const text of INVISIBLE_TEXT) {
+      for (const field of ['title', 'artist', 'genre'] as const) {
+        const res = await postJson(JSON.stringify(makeCdInput({ [field]: text })));
+        expectErrorBody(res, 400);
+        expect(res.body.details, `${field} ${JSON.stringify(text)}`).to.deep.equal([
+          { field, message: TEXT_RULE },
+        ]);
+      }
+    }
+    expect(await store.count()).to.equal(0);
+    const cd: Cd = (await postJson(JSON.stringify(makeCdInput()))).body;
+    const res = await request(app).put(`/cds/${cd.id}`).send({ artist: '\u200b' });
+    expectErrorBody(res, 400);
+    expect(res.body).to.include({
+      error: `Invalid update: artist ${TEXT_RULE}`,
+    });
+    expect((await request(app).get(`/cds/${cd.id}`)).body).to.deep.equal(cd);
   });
 
   it('refuses them in an update too, and keeps the CD as it was', async () => {
