@@ -43,13 +43,15 @@ start-dist: build ## Start every service from the compiled JavaScript, as in pro
 	done; \
 	wait
 
+# The test targets write no colour codes when their output is not a terminal (a CI log, a file):
+# mocha's ✔ is coloured by picocolors, which takes CI=true for a terminal but honours NO_COLOR.
 test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fails
-	@failed=""; \
+	@[ -t 1 ] || export NO_COLOR=1; failed=""; \
 	for p in $(PACKAGES); do echo "== $$p: tests"; (cd $$p && $(NPM) test) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; echo "All tests passed."
 
 test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else SKIPPED
-	@bash scripts/test-mongo.sh
+	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-mongo.sh
 
 lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint the kit, every service and bench/
 	@failed=""; \
@@ -63,7 +65,7 @@ bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled
 	@cd bench && node --import tsx src/bench.ts --write
 
 test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
-	@cd bench && $(NPM) test
+	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) test
 
 # ---- Containers (containers/README.md). The engine is chosen by containers/lib.sh:
 # `docker compose`, else docker-compose with a Docker engine, else podman (through docker-compose
