@@ -1,12 +1,44 @@
+import { isIPv6 } from 'node:net';
 import type { Middleware } from 'koa';
 import { BadRequest } from './errors.js';
 
 /**
- * What Node lets through but no route can answer: an HTTP/1.1 request without Host, and a query
- * whose percent-encoding is broken (Koa would silently keep the raw text).
+ * RFC 3986's host[:port], as RFC 9112 section 3.2 asks of Host: a reg-name (an IPv4 address is
+ * one), or an IP literal in brackets, then an optional port of digits.
+ */
+const HOST =
+  /^(?:\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[\w.~!$&'()*+,;=:-]+)\]|(?:[\w.~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?$/;
+
+/** Whether a Host value is host[:port]; an IP literal other than IPvFuture must be IPv6. */
+function validHost(host: string): boolean {
+  if (!HOST.test(host)) return false;
+  if (host.charCodeAt(0) !== 91 || host[1] === 'v') return true;
+  return isIPv6(host.slice(1, host.lastIndexOf(']')));
+}
+
+/** Node keeps the first of several Host headers (`req.headers.host`); the raw ones tell. */
+function hostCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 4 && (name === 'Host' || name === 'host' || /^host$/i.test(name))) count++;
+  }
+  return count;
+}
+
+/**
+ * What Node lets through but no route can answer: a request without Host (HTTP/1.1), with two,
+ * or with one that is not host[:port] (RFC 9112 section 3.2: 400), and a query whose
+ * percent-encoding is broken (Koa would silently keep the raw text).
  */
 export const wellFormedRequest: Middleware = (ctx, next) => {
-  if (ctx.req.httpVersion === '1.1' && !ctx.req.headers.host) {
+  const { host } = ctx.req.headers;
+  if (host) {
+    if (!validHost(host)) throw new BadRequest('The Host header is not a valid host[:port]');
+    if (hostCount(ctx.req.rawHeaders) > 1) {
+      throw new BadRequest('A request may have only one Host header');
+    }
+  } else if (ctx.req.httpVersion === '1.1') {
     throw new BadRequest('An HTTP/1.1 request needs a Host header');
   }
   const query = ctx.querystring;

@@ -147,6 +147,54 @@ describe('hardening', () => {
       expect(answer).to.match(/x-content-type-options: nosniff/i);
     });
 
+    it('answers two Host headers, or a Host that is not host[:port], with 400 and the JSON error body (RFC 9112 section 3.2)', async () => {
+      const ask = (hosts: string[], version = '1.1') =>
+        rawExchange(
+          url,
+          `GET /api/items HTTP/${version}\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}Connection: close\r\n\r\n`,
+        );
+      for (const hosts of [
+        ['a.example', 'b.example'],
+        ['a.example', 'a.example'],
+        ['a b'],
+        ['a.example/path'],
+        ['a.example:80:80'],
+        ['a.example:8o'],
+        ['user@a.example'],
+        ['[::1'],
+        ['[not-ipv6]'],
+        ['[::1]x'],
+        ['a%zz'],
+        [':80'],
+        ['a"b'],
+        ['a<b>'],
+      ]) {
+        for (const version of ['1.1', '1.0']) {
+          const answer = await ask(hosts, version);
+          expect(answer, `${version} ${hosts.join(' + ')}`).to.match(/^HTTP\/1\.1 400/);
+          expect(answer).to.include('application/json');
+          expect(answer).to.match(
+            /"error":"(The Host header is not a valid host\[:port\]|A request may have only one Host header)"/,
+          );
+        }
+      }
+      for (const host of [
+        'a.example',
+        'A.Example:8080',
+        '127.0.0.1:3000',
+        '[::1]:3001',
+        '[2001:db8::7]',
+        '[v1.fe80::a+en1]',
+        'xn--bcher-kva.example',
+        'a_b.example',
+        'a%41.example',
+        'a.example:',
+        'localhost',
+      ]) {
+        expect(await ask([host]), host).to.match(/^HTTP\/1\.1 200/);
+      }
+    });
+
     it('answers CONNECT with 405 and the JSON error body', async () => {
       const answer = await rawExchange(
         url,
