@@ -2,8 +2,12 @@
 # Static checks of the container files (no engine needed):
 #   - every compose file combination is valid (`docker-compose config -q`, or `docker compose`),
 #     and every Dockerfile a compose file names exists (which `config -q` does not check);
-#   - every service Dockerfile passes `dockerfile-utils lint` (errors fail; warnings are shown),
-#     and its CMD is the command of the service's `npm start`.
+#   - every Dockerfile (the services', the proxy's, the MongoDB stand-in's) passes
+#     `dockerfile-utils lint` (errors fail; warnings are shown), and each service's CMD is the
+#     command of its `npm start`;
+#   - the proxy and the stack agree: every backend of proxy/default.vcl is a replica of
+#     docker-compose.yml that exposes its port, at the address the proxy's extra_hosts pins;
+#   - the MongoDB stand-in never takes the name of MongoDB's own image.
 # Installs docker-compose (Debian package, without the Docker engine it recommends) when missing
 # and it can (root with apt-get).
 set -euo pipefail
@@ -28,6 +32,7 @@ fi
 combinations=(
   "docker-compose.yml"
   "docker-compose.yml docker-compose.sqlite.yml"
+  "docker-compose.yml docker-compose.mongo-standin.yml"
   "docker-compose.test.yml"
 )
 for combination in "${combinations[@]}"; do
@@ -48,7 +53,7 @@ for combination in "${combinations[@]}"; do
   fi
 done
 
-for dockerfile in *-service/Dockerfile; do
+for dockerfile in *-service/Dockerfile proxy/Dockerfile containers/mongo-standin/Dockerfile; do
   if out=$(npx --yes "$DOCKERFILE_UTILS" lint "$dockerfile" 2>/dev/null); then
     log "ok   dockerfile-utils lint $dockerfile"
     [ -z "$out" ] || sed 's/^/    /' <<<"$out" >&2
@@ -66,6 +71,20 @@ for dir in *-service; do
   if [ "$cmd" = "$start" ]; then log "ok   $dir/Dockerfile CMD is npm start's command"
   else log "FAIL $dir/Dockerfile CMD ($cmd) is not npm start's command ($start)"; failed=1; fi
 done
+
+# The proxy's backends (proxy/default.vcl) against the stack (docker-compose.yml), through the
+# resolved configuration (Python's yaml module comes with docker-compose v1).
+if python3 -c 'import yaml' 2>/dev/null; then
+  if out=$("${compose[@]}" -f docker-compose.yml config 2>&1 | python3 containers/proxy-backends-check.py proxy/default.vcl); then log "ok   proxy/default.vcl backends match docker-compose.yml's replicas and addresses"
+  else log "FAIL proxy/default.vcl and docker-compose.yml disagree:"; sed 's/^/    /' <<<"$out" >&2; failed=1; fi
+else
+  log "note: python3 with yaml is missing: the proxy's backends are not compared with docker-compose.yml"
+fi
+
+case $MONGO_STANDIN_IMAGE in
+  mongo:* | */mongo:* | "$MONGO_IMAGE" | "") log "FAIL the MongoDB stand-in's image name ($MONGO_STANDIN_IMAGE) would shadow $MONGO_IMAGE"; failed=1 ;;
+  *) log "ok   the MongoDB stand-in is $MONGO_STANDIN_IMAGE, never $MONGO_IMAGE" ;;
+esac
 
 [ "$failed" = 0 ] || die "the container files have errors"
 log "the container files are valid"

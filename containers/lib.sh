@@ -20,6 +20,12 @@ PROJECT=${COMPOSE_PROJECT_NAME:-koa-services}
 export COMPOSE_PROJECT_NAME=$PROJECT
 SERVICES=(games-service travel-service cd-service)
 BASE_IMAGE=docker.io/library/node:24.18.1-bookworm-slim
+# The stack's compose services: the proxy, then the replicas (docker-compose.yml). On SQLite
+# cd-service is one process, and MongoDB is left out.
+STACK_SERVICES_SQLITE=(proxy games-service-1 games-service-2 travel-service-1 travel-service-2 cd-service-1)
+# The image of the mongo service, and that of its local stand-in (docker-compose.mongo-standin.yml).
+MONGO_IMAGE=$(sed -nE 's/^ +image: *(mongo:[^ ]+)$/\1/p' "$REPO_ROOT/docker-compose.yml")
+MONGO_STANDIN_IMAGE=${MONGO_STANDIN_IMAGE:-$(sed -nE 's/.*MONGO_STANDIN_IMAGE:-([^}]+)\}.*/\1/p' "$REPO_ROOT/docker-compose.mongo-standin.yml")}
 
 log() { printf '[%s] %s\n' "${LOG_TAG:-containers}" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -117,14 +123,97 @@ podman_service_stop() {
   rm -f "$pidfile"
 }
 
-# podman only: the base image, pulled, or else made locally (no registry reachable).
+# Why a pull failed, in a few words, from the engine's error message $1: no registry reachable
+# (its name does not resolve), no network to it (no connection), or the registry's refusal.
+pull_failure_cause() {
+  local err=$1 host
+  host=$(grep -oE 'lookup [^ :]+' <<<"$err" | head -1 | cut -d' ' -f2 || true)
+  [ -n "$host" ] || host=$(grep -oE 'https?://[^/" ]+' <<<"$err" | head -1 | sed -E 's#https?://##' || true)
+  host=${host:-the registry}
+  case $err in
+    *"no such host"* | *"server misbehaving"* | *"name resolution"* | *"not known"*)
+      echo "no registry reachable ($host does not resolve here)" ;;
+    *"network is unreachable"* | *"no route to host"* | *"connection refused"* | *"i/o timeout"* | \
+      *"TLS handshake timeout"* | *"connection reset"* | *"dial tcp"*)
+      echo "no network to the registry ($host: $(grep -oE '(network is unreachable|no route to host|connection refused|i/o timeout|TLS handshake timeout|connection reset by peer)' <<<"$err" | head -1))" ;;
+    *"manifest unknown"* | *"not found"* | *"unauthorized"* | *"denied"* | *"toomanyrequests"*)
+      echo "the registry refuses it ($(tail -1 <<<"$err" | sed -E 's/^Error: //' | cut -c1-160))" ;;
+    *) echo "$(tail -1 <<<"$err" | sed -E 's/^Error: //' | cut -c1-200)" ;;
+  esac
+}
+
+# Makes sure image $1 is here, pulling it when it is not; when it cannot be, stops with one line:
+# the cause, then what to do ($2).
+ensure_pulled() {
+  local image=$1 advice=$2 err
+  "$ENGINE" image inspect "$image" >/dev/null 2>&1 && return 0
+  log "pulling $image"
+  err=$("$ENGINE" pull -q "$image" 2>&1 >/dev/null) && return 0
+  die "$image cannot be pulled: $(pull_failure_cause "$err"). $advice"
+}
+
+# The base image of every image we build: pulled; with podman, where that fails, made locally
+# (containers/base-image.sh: Debian from debootstrap and Node from the npm registry).
 ensure_base_image() {
-  [ "$ENGINE" = podman ] || return 0
-  podman image exists "$BASE_IMAGE" && return 0
+  local err
+  "$ENGINE" image inspect "$BASE_IMAGE" >/dev/null 2>&1 && return 0
+  if [ "$ENGINE" != podman ]; then
+    ensure_pulled "$BASE_IMAGE" "Load it from a machine that has it (docker save, then docker load), or use podman, for which containers/base-image.sh makes a local stand-in."
+    return
+  fi
   log "pulling $BASE_IMAGE"
-  podman pull -q "$BASE_IMAGE" >/dev/null 2>&1 && return 0
-  log "$BASE_IMAGE cannot be pulled here: making it locally (containers/base-image.sh)"
+  err=$(podman pull -q "$BASE_IMAGE" 2>&1 >/dev/null) && return 0
+  log "$BASE_IMAGE cannot be pulled: $(pull_failure_cause "$err"); making it locally (containers/base-image.sh, about 2 minutes once)"
   bash "$REPO_ROOT/containers/base-image.sh"
+}
+
+# Build output goes to one log file per image; the terminal gets one line per build step (the
+# engine's own: podman/buildah "[2/6] STEP 3/5: ...", Docker's classic builder "Step 3/12 : ...",
+# BuildKit's "#7 [deps 2/6] ..."), or everything with VERBOSE=1.
+BUILD_STEP='^((\[[0-9]+/[0-9]+\] )?STEP [0-9]+/[0-9]+: |Step [0-9]+/[0-9]+ : |#[0-9]+ \[)'
+BUILD_LOG_DIR=${BUILD_LOG_DIR:-${TMPDIR:-/tmp}/$PROJECT-build}
+
+# build_image NAME IMAGE CONTEXT [DOCKERFILE] [TARGET]: builds with the engine itself (never
+# through docker-compose v1, whose builder prints the legacy builder's deprecation notice). A
+# build that failed on the network is tried again (the layers built are reused); any other
+# failure stops with the end of the log.
+build_image() {
+  local name=$1 image=$2 context=$3 dockerfile=${4:-$3/Dockerfile} target=${5:-}
+  local cmd logfile status_file status attempt
+  cmd=("$ENGINE" build -f "$dockerfile" -t "$image")
+  [ -z "$target" ] || cmd+=(--target "$target")
+  [ "$ENGINE" != podman ] || cmd+=(--format docker --pull=never --force-rm)
+  cmd+=("$context")
+  mkdir -p "$BUILD_LOG_DIR"
+  logfile=$BUILD_LOG_DIR/$name.log
+  status_file=$(mktemp)
+  for attempt in 1 2 3; do
+    log "building $image (log: $logfile)"
+    { "${cmd[@]}" 2>&1; echo $? >"$status_file"; } | tee "$logfile" |
+      if [ "${VERBOSE:-0}" = 1 ]; then sed -u "s/^/    $name: /"
+      else { grep --line-buffered -E "$BUILD_STEP" || true; } | cut -c1-110 | sed -u "s/^/    $name: /"; fi >&2
+    status=$(cat "$status_file")
+    [ "$status" = 0 ] && break
+    if [ "$attempt" = 3 ] || ! grep -qE 'ETIMEDOUT|ECONNRESET|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|socket hang up' "$logfile"; then
+      break
+    fi
+    log "$name: the build failed on the network (attempt $attempt), trying again"
+  done
+  rm -f "$status_file"
+  if [ "$status" != 0 ]; then
+    tail -25 "$logfile" | sed 's/^/    | /' >&2
+    log "$name: the image does not build (the whole log: $logfile)"
+    return 1
+  fi
+}
+
+# The stack's own images (the proxy and the three services' runtime images), one at a time.
+build_stack_images() {
+  local tag=${IMAGE_TAG:-latest} service
+  build_image proxy "$PROJECT/proxy:$tag" proxy || return 1
+  for service in "${SERVICES[@]}"; do
+    build_image "$service" "$PROJECT/$service:$tag" . "$service/Dockerfile" runtime || return 1
+  done
 }
 
 # The health of the containers whose IDs are given, one "name status" line each
@@ -135,6 +224,45 @@ health_of() {
     "$ENGINE" inspect --format \
       '{{.Name}} {{if ne .State.Status "running"}}{{.State.Status}}{{else if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' \
       "$id" 2>/dev/null | sed 's#^/##'
+  done
+}
+
+# ---- The proxy (proxy/default.vcl) and its view of the replicas
+PROXY_WORKDIR=/var/lib/varnish/edge
+container_of() {
+  "$ENGINE" ps -q --filter "label=com.docker.compose.project=$PROJECT" --filter "label=com.docker.compose.service=$1"
+}
+proxy_admin() { "$ENGINE" exec "$(container_of proxy)" varnishadm -n "$PROXY_WORKDIR" "$@"; }
+# The proxy's name of a replica's backend: games-service-1 -> games_1.
+backend_of() { echo "${1%%-service-*}_${1##*-}"; }
+# The replicas (compose services *-service-N) running in the project, sorted.
+running_replicas() {
+  "$ENGINE" ps -q --filter "label=com.docker.compose.project=$PROJECT" |
+    xargs -r "$ENGINE" inspect --format '{{ index .Config.Labels "com.docker.compose.service" }}' |
+    { grep -E -- '-service-[0-9]+$' || true; } | sort
+}
+# Whether the proxy's last three probes of replica $1 were good (its probe history, newest last:
+# H for a good one). Three good probes in a row: the replica is in the rotation, and whatever the
+# proxy knew of a container that was there before is past.
+proxy_ready() {
+  local probes
+  probes=$(proxy_admin backend.list -p "boot.$(backend_of "$1")" 2>/dev/null | awk '$2 == "Happy" { print $1 }')
+  [[ $probes == *HHH ]]
+}
+# Waits until the proxy has each replica named ready; $1: timeout in seconds, then the replicas.
+wait_proxy_ready() {
+  local timeout=$1 start=$SECONDS replica waiting
+  shift
+  while :; do
+    waiting=()
+    for replica in "$@"; do proxy_ready "$replica" || waiting+=("$replica"); done
+    [ "${#waiting[@]}" -gt 0 ] || return 0
+    if [ $((SECONDS - start)) -ge "$timeout" ]; then
+      log "the proxy does not have ${waiting[*]} in its rotation after $timeout s:"
+      proxy_admin backend.list 2>&1 | sed 's/^/    /' >&2 || true
+      return 1
+    fi
+    sleep 1
   done
 }
 

@@ -10,8 +10,12 @@
 #   containers/stack.sh test        build each service's `test` stage and run its tests inside
 #   containers/stack.sh engine      print the engine chosen
 # Env: COMPOSE_ENGINE (force an engine), COMPOSE_PROJECT_NAME (default koa-services),
-#      UP_TIMEOUT (seconds to wait for health, default 240), and the stack's own variables
-#      (ITINERARY_SEED, CD_API_TOKEN, MONGODB_URI, GAMES_PORT, TRAVEL_PORT, CD_PORT, BIND_ADDRESS).
+#      UP_TIMEOUT (seconds to wait for health, default 240), VERBOSE=1 (the whole build output;
+#      otherwise one line per build step, the rest in a log file), MONGO_STANDIN=1 (up: a local
+#      stand-in for MongoDB, containers/mongo-standin.sh, where the mongo image cannot be pulled),
+#      and the stack's own variables (ITINERARY_SEED, CD_API_TOKEN, MONGODB_URI, GAMES_PORT,
+#      TRAVEL_PORT, CD_PORT, BIND_ADDRESS, PROXY_CACHE_SIZE, STACK_NET_PREFIX).
+#      EXTRA_COMPOSE_FILE: a compose file of your own, added after the stack's (an override).
 set -euo pipefail
 LOG_TAG=stack
 # shellcheck source=containers/lib.sh disable=SC2034
@@ -21,6 +25,10 @@ cd "$REPO_ROOT"
 cmd=${1:-help}; shift || true
 MONGO_FILES=(-f docker-compose.yml)
 SQLITE_FILES=(-f docker-compose.yml -f docker-compose.sqlite.yml)
+EXTRA_FILES=()
+[ -z "${EXTRA_COMPOSE_FILE:-}" ] || EXTRA_FILES=(-f "$EXTRA_COMPOSE_FILE")
+
+MONGO_ADVICE="make up-sqlite runs the stack without MongoDB; MONGO_STANDIN=1 make up runs it on a local stand-in for MongoDB (data in memory, for trying the stack only: containers/README.md); or load the image from a machine that has it (save, then load)."
 
 print_urls() {
   local bind=${BIND_ADDRESS:-127.0.0.1}
@@ -30,41 +38,54 @@ print_urls() {
   echo "  travel-service  http://$bind:${TRAVEL_PORT:-3002}"
   echo "  cd-service      http://$bind:${CD_PORT:-3003}/cds"
   echo
+  echo "  through the caching proxy (X-Cache says HIT, MISS, REVALIDATED or PASS); two replicas of each"
   echo "  make logs (follow the logs), make ps, make down (stop; the data stays)"
 }
 
+# up mongo|sqlite
 up() {
-  local files=("$@") extra=() mongo_volume="${PROJECT}_mongo-data" made_mongo_volume=0
-  ensure_base_image
-  if [ "${files[*]}" = "${SQLITE_FILES[*]}" ]; then
-    extra=(--no-deps "${SERVICES[@]}")   # leave out the mongo service
-    "$ENGINE" volume inspect "$mongo_volume" >/dev/null 2>&1 || made_mongo_volume=1
-  fi
+  local store=$1 files=() extra=() mongo_volume="${PROJECT}_mongo-data" made_mongo_volume=0
   log "engine: $ENGINE_NAME"
-  "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" build
+  ensure_base_image
+  if [ "$store" = sqlite ]; then
+    files=("${SQLITE_FILES[@]}")
+    extra=(--no-deps "${STACK_SERVICES_SQLITE[@]}")   # leave out mongo and cd-service-2
+    "$ENGINE" volume inspect "$mongo_volume" >/dev/null 2>&1 || made_mongo_volume=1
+  elif [ "${MONGO_STANDIN:-0}" = 1 ]; then
+    files=("${MONGO_FILES[@]}" -f docker-compose.mongo-standin.yml)
+    log "MONGO_STANDIN=1: MongoDB is replaced by a local stand-in (data in memory): $MONGO_STANDIN_IMAGE"
+    ENGINE=$ENGINE bash containers/mongo-standin.sh
+  else
+    files=("${MONGO_FILES[@]}")
+    ensure_pulled "$MONGO_IMAGE" "$MONGO_ADVICE"
+  fi
+  files+=("${EXTRA_FILES[@]}")
+  build_stack_images || die "the images do not build"
   local loop_pid="" status=0
   if [ "$ENGINE" = podman ]; then health_loop "$PROJECT" & loop_pid=$!; fi
-  "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" up -d "${extra[@]}" || status=$?
+  log "starting the stack"
+  "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" up -d --no-build "${extra[@]}" 2>&1 | sed 's/^/    /' >&2 || status=$?
   if [ -n "$loop_pid" ]; then kill "$loop_pid" 2>/dev/null || true; wait "$loop_pid" 2>/dev/null || true; fi
   # docker-compose v1 creates every volume of the files, used or not (Compose v2 only those of
   # the services it starts): the stack without MongoDB keeps no volume for it.
   if [ "$made_mongo_volume" = 1 ]; then "$ENGINE" volume rm "$mongo_volume" >/dev/null 2>&1 || true; fi
-  if [ "$status" != 0 ]; then
-    [ "${#extra[@]}" -gt 0 ] || log "hint: where the mongo image cannot be pulled, make up-sqlite runs the stack without MongoDB"
-    die "the stack did not start (make down removes what did)"
-  fi
-  log "waiting until every service is healthy (at most ${UP_TIMEOUT:-240} s)"
+  [ "$status" = 0 ] || die "the stack did not start (make down removes what did)"
+  log "waiting until every container is healthy (at most ${UP_TIMEOUT:-240} s)"
   if ! wait_healthy "$PROJECT" "${UP_TIMEOUT:-240}"; then
     "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" logs --tail=30 >&2 || true
     die "the stack is not healthy (make logs, make ps; make down stops it)"
   fi
+  local replicas
+  mapfile -t replicas < <(running_replicas)
+  wait_proxy_ready 60 "${replicas[@]}" || die "the proxy does not reach every replica (make logs proxy; make down stops it)"
+  log "the proxy has ${#replicas[@]} replicas in its rotation"
   print_urls
 }
 
 case $cmd in
   engine) detect_engine; echo "$ENGINE_NAME" ;;
-  up) engine_start; up "${MONGO_FILES[@]}" ;;
-  up-sqlite) engine_start; up "${SQLITE_FILES[@]}" ;;
+  up) engine_start; up mongo ;;
+  up-sqlite) engine_start; up sqlite ;;
   down)
     engine_start
     "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" down --remove-orphans "$@"
@@ -93,7 +114,7 @@ case $cmd in
     for service in "${SERVICES[@]}"; do
       [ -f "$service/Dockerfile" ] || continue
       log "== $service: building its test image, then npm test inside it"
-      if "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml build "$service-test" &&
+      if build_image "$service-test" "$PROJECT/$service:test" . "$service/Dockerfile" test &&
         "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml run --rm "$service-test"; then
         log "== $service: passed"
       else
