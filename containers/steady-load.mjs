@@ -1,0 +1,58 @@
+// A steady load, for the smoke test's rolling restart: for each URL given, WORKERS loops (4 by
+// default) over keep-alive connections, each sending one request at a time and reading the
+// whole answer, PAUSE_MS (20) apart, until SIGTERM or SIGINT. Then it prints one JSON line: per
+// URL, the requests sent, the answers by status, and the failures by cause (a reset, a refused
+// connection, a timeout), and exits.
+//   node containers/steady-load.mjs http://127.0.0.1:3001/ http://127.0.0.1:3002/ & ...; kill $!
+import http from 'node:http';
+
+const urls = process.argv.slice(2);
+const workers = Number(process.env.WORKERS || 4);
+const pauseMs = Number(process.env.PAUSE_MS || 20);
+const timeoutMs = Number(process.env.TIMEOUT_MS || 10_000);
+if (urls.length === 0) {
+  console.error('usage: node steady-load.mjs URL...');
+  process.exit(2);
+}
+
+let stopping = false;
+const results = Object.fromEntries(urls.map((url) => [url, { requests: 0, statuses: {}, failures: {} }]));
+const count = (table, key) => {
+  table[key] = (table[key] ?? 0) + 1;
+};
+
+function once(url, agent) {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent, timeout: timeoutMs }, (response) => {
+      response.on('data', () => {});
+      response.on('end', () => resolve(String(response.statusCode)));
+      response.on('error', (error) => resolve(`error:${error.code ?? error.message}`));
+    });
+    request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    request.on('error', (error) => resolve(`error:${error.code ?? error.message}`));
+  });
+}
+
+async function worker(url, agent) {
+  const result = results[url];
+  while (!stopping) {
+    const outcome = await once(url, agent);
+    result.requests += 1;
+    if (outcome.startsWith('error:')) count(result.failures, outcome.slice(6));
+    else count(result.statuses, outcome);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
+
+const running = urls.flatMap((url) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: workers });
+  return Array.from({ length: workers }, () => worker(url, agent));
+});
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    stopping = true;
+  });
+}
+await Promise.all(running);
+console.log(JSON.stringify(results));
+process.exit(0);
