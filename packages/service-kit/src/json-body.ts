@@ -1,19 +1,44 @@
-/// <reference types="@koa/bodyparser" preserve="true" />
-import { bodyParser } from '@koa/bodyparser';
+import bourne from '@hapi/bourne';
+import coBody from 'co-body';
 import createError from 'http-errors';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { BadRequest, CLOSE_CONNECTION } from './errors.js';
 
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON body, once `jsonBody` has run. */
+    body?: unknown;
+  }
+}
+
 const UTF8 = new Set(['', 'utf-8', 'utf8']);
+/** Refuses bytes that are not UTF-8 (a CESU-8 surrogate too) rather than writing U+FFFD for them. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** JSON text that is an object or an array (RFC 8259's whitespace first). */
+const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
+
+/** The body's bytes, decompressed as Content-Encoding says, at most `limit` of them. */
+const readBytes = (ctx: Context, limit: string): Promise<Buffer> =>
+  // No encoding: co-body (raw-body underneath) answers the bytes, not a string decoded leniently.
+  coBody.text(ctx, { limit, encoding: null as unknown as string });
+
+/** JSON text as a value: only an object or an array, and never a `__proto__` key. */
+function parseJson(text: string): unknown {
+  if (text === '') return {};
+  if (!OBJECT_OR_ARRAY.test(text)) {
+    throw new SyntaxError('invalid JSON, only supports object and array');
+  }
+  return bourne.parse(text, { protoAction: 'error' });
+}
 
 /**
- * Parses a JSON body into ctx.request.body: 400 when there is none, it is malformed or its
- * Content-Encoding does not decode; 415 when it is not JSON, not UTF-8 or in an encoding we do
- * not take (gzip, deflate and br are taken); 413 when it is over `limit`, and the rest of it is
- * not read. A `__proto__` key is refused (400).
+ * Parses a JSON body into ctx.request.body: 400 when there is none, it is malformed, its bytes
+ * are not UTF-8 (decoded strictly, before parsing) or its Content-Encoding does not decode; 415
+ * when it is not JSON, labelled with another charset or in an encoding we do not take (gzip,
+ * deflate and br are taken); 413 when it is over `limit`, and the rest of it is not read. A
+ * `__proto__` key is refused (400).
  */
 export function jsonBody(limit = '100kb'): Middleware {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limit, jsonStrict: true });
   return async (ctx, next) => {
     if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
       throw new BadRequest('This needs a JSON object body');
@@ -28,20 +53,15 @@ export function jsonBody(limit = '100kb'): Middleware {
     // Content codings are case-insensitive (RFC 9110); the parser knows them in lower case.
     const coding = ctx.get('Content-Encoding');
     if (coding) ctx.req.headers['content-encoding'] = coding.toLowerCase();
+    let bytes: Buffer;
     try {
-      await parse(ctx, async () => {});
+      bytes = await readBytes(ctx, limit);
     } catch (error) {
       const { status, message } = error as { status?: unknown; message: string };
       if (status === 413) {
         throw createError(413, `The body is larger than ${limit}`, CLOSE_CONNECTION);
       }
-      if (status === 400) {
-        throw new BadRequest(
-          /prototype/.test(message)
-            ? 'The body may not hold a __proto__ or constructor.prototype key'
-            : `The body is not valid JSON: ${message}`,
-        );
-      }
+      if (status === 400) throw new BadRequest(`The body is not valid JSON: ${message}`);
       if (status === 415) throw createError(415, `The body cannot be read: ${message}`);
       const encoding = ctx.get('Content-Encoding');
       // zlib's own errors (a broken or truncated gzip, deflate or br body) carry no status.
@@ -53,6 +73,22 @@ export function jsonBody(limit = '100kb'): Middleware {
         );
       }
       throw error;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      throw new BadRequest('The body is not valid UTF-8');
+    }
+    try {
+      ctx.request.body = parseJson(text);
+    } catch (error) {
+      const { message } = error as Error;
+      throw new BadRequest(
+        /prototype/.test(message)
+          ? 'The body may not hold a __proto__ or constructor.prototype key'
+          : `The body is not valid JSON: ${message}`,
+      );
     }
     await next();
   };

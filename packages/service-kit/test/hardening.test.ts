@@ -111,6 +111,56 @@ describe('hardening', () => {
       }
     });
 
+    it('refuses bytes that are not UTF-8 in a body declared UTF-8 with 400, a CESU-8 surrogate too, gzipped or not, and stores nothing', async () => {
+      const { app, items } = fixtureService();
+      const { url, server: listening } = await listen(app);
+      const stored = items.length;
+      try {
+        const body = (bytes: number[]) =>
+          Buffer.concat([Buffer.from('{"name":"a'), Buffer.from(bytes), Buffer.from('b"}')]);
+        for (const [what, bytes] of [
+          ['0xff 0xfe', [0xff, 0xfe]],
+          ['a lone continuation byte', [0x80]],
+          ['a truncated sequence', [0xe2, 0x82]],
+          ['an overlong "/"', [0xc0, 0xaf]],
+          ['a CESU-8 lone surrogate (U+D800)', [0xed, 0xa0, 0x80]],
+          ['a CESU-8 surrogate pair (U+1D11E)', [0xed, 0xa0, 0xb4, 0xed, 0xb4, 0x9e]],
+          ['beyond U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+        ] as const) {
+          for (const [contentType, encoding] of [
+            ['application/json', undefined],
+            ['application/json; charset=utf-8', undefined],
+            ['application/json', 'gzip'],
+          ] as const) {
+            const raw = body([...bytes]);
+            const res = await rawPost(
+              `${url}/api/items`,
+              { 'Content-Type': contentType, ...(encoding && { 'Content-Encoding': encoding }) },
+              encoding ? gzipSync(raw) : raw,
+            );
+            expect(res.status, `${what} ${contentType} ${encoding}`).to.equal(400);
+            expect(res.body).to.deep.equal({ error: 'The body is not valid UTF-8', status: 400 });
+          }
+        }
+        expect(items.length).to.equal(stored);
+        // Well-formed UTF-8 is taken as it is; a byte order mark before the JSON is dropped.
+        for (const [bytes, name] of [
+          [Buffer.from('{"name":"a\u00e9\u{1d11e}b"}'), 'a\u00e9\u{1d11e}b'],
+          [Buffer.from('\ufeff{"name":"x"}'), 'x'],
+        ] as const) {
+          const res = await rawPost(
+            `${url}/api/items`,
+            { 'Content-Type': 'application/json' },
+            bytes,
+          );
+          expect(res.status, name).to.equal(201);
+          expect((res.body as { name?: string }).name).to.equal(name);
+        }
+      } finally {
+        listening.close();
+      }
+    });
+
     it('refuses an encoding it does not take, and a charset other than UTF-8, with 415', async () => {
       expectErrorBody(await post().set('Content-Encoding', 'compress').send('{}'), 415);
       const latin1 = await request(server)
