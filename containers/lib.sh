@@ -146,6 +146,15 @@ pull_failure_cause() {
 # the cause, then what to do ($2).
 ensure_pulled() {
   local image=$1 advice=$2 err
+  # podman resolves a short name only through registries.conf, which often names none: the
+  # name Docker means (docker.io, library/ for an official image).
+  if [ "$ENGINE" = podman ]; then
+    case ${image%%/*} in
+      "$image") image=docker.io/library/$image ;;
+      *.* | *:* | localhost) ;;
+      *) image=docker.io/$image ;;
+    esac
+  fi
   "$ENGINE" image inspect "$image" >/dev/null 2>&1 && return 0
   log "pulling $image"
   err=$("$ENGINE" pull -q "$image" 2>&1 >/dev/null) && return 0
