@@ -11,7 +11,9 @@ export const isJsonRoute = (path: string) => {
   } catch {
     // not a URL the WHATWG parser takes: judged as sent
   }
-  return /^\/(api|cds)(\/|$)/.test(resolved) || /^\/(healthz|openapi\.json)$/.test(resolved);
+  return (
+    /^\/(api|cds)(\/|$)/.test(resolved) || /^\/(healthz|livez|readyz|openapi\.json)$/.test(resolved)
+  );
 };
 
 /** What a server must never show: a stack frame, a source path, a module folder. */
