@@ -198,10 +198,14 @@ build_image() {
   status_file=$(mktemp)
   for attempt in 1 2 3; do
     log "building $image (log: $logfile)"
+    : >"$status_file"
+    # The build's own status is in $status_file; whatever becomes of the display (grep -a: a
+    # byte that is not text must not end the filter, and the build with it) does not count.
     { "${cmd[@]}" 2>&1; echo $? >"$status_file"; } | tee "$logfile" |
       if [ "${VERBOSE:-0}" = 1 ]; then sed -u "s/^/    $name: /"
-      else { grep --line-buffered -E "$BUILD_STEP" || true; } | cut -c1-110 | sed -u "s/^/    $name: /"; fi >&2
+      else { grep -a --line-buffered -E "$BUILD_STEP" || true; } | cut -c1-110 | sed -u "s/^/    $name: /"; fi >&2 || true
     status=$(cat "$status_file")
+    status=${status:-"none (the build was interrupted)"}
     [ "$status" = 0 ] && break
     if [ "$attempt" = 3 ] || ! grep -qE 'ETIMEDOUT|ECONNRESET|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|socket hang up' "$logfile"; then
       break
@@ -211,7 +215,7 @@ build_image() {
   rm -f "$status_file"
   if [ "$status" != 0 ]; then
     tail -25 "$logfile" | sed 's/^/    | /' >&2
-    log "$name: the image does not build (the whole log: $logfile)"
+    log "$name: the image does not build (exit status $status; the whole log: $logfile)"
     return 1
   fi
 }

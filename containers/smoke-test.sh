@@ -147,9 +147,12 @@ for name in "${IMAGES[@]}"; do
   build_pid[$name]=$!
 done
 for name in "${IMAGES[@]}"; do
-  if ! wait "${build_pid[$name]}"; then
+  status=0
+  wait "${build_pid[$name]}" || status=$?
+  if [ "$status" != 0 ]; then
     cat "$work/build-$name.out" >&2
-    die "the $name image does not build"
+    log "the end of its log:"; tail -30 "$BUILD_LOG_DIR/$name.log" 2>&1 | sed 's/^/    | /' >&2
+    die "the $name image does not build (its build ended with status $status)"
   fi
   log "built $name in $(cat "$work/build-$name.seconds") s ($(grep -cE '^ +[a-z-]+: (\[[0-9/]+\] )?(STEP|Step) ' "$work/build-$name.out") steps)"
 done
