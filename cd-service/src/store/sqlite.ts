@@ -1,8 +1,9 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, type BigIntStats, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
 import { ServiceUnavailable } from 'service-kit';
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
+import { lockFile } from './file-lock.js';
 import {
   ALL_CDS,
   CD_COLUMNS,
@@ -43,15 +44,25 @@ export const RETRY_AFTER_SECONDS = 5;
 const UNAVAILABLE_CODES =
   /^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|NOMEM|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)(_|$)/;
 
-/** A 503 with `Retry-After`, its SQLite cause and code kept for the log. */
+/** A 503 with `Retry-After`, its cause (SQLite's error, or the file gone) and code kept for the log. */
 export class StoreUnavailable extends ServiceUnavailable {
   readonly code: string;
 
-  constructor(message: string, cause: SqliteError) {
+  constructor(message: string, cause: SqliteError | DatabaseFileGone) {
     super(message, RETRY_AFTER_SECONDS);
     this.cause = cause;
     this.code = cause.code;
   }
+}
+
+/**
+ * The database file was deleted, moved or replaced while the store had it open: the store
+ * still writes into the file it opened, which a restart would not open. Its message, for the
+ * log, says what the path holds now.
+ */
+export class DatabaseFileGone extends Error {
+  override name = 'DatabaseFileGone';
+  readonly code = 'DATABASE_FILE_GONE';
 }
 
 /** Whether an error says that the database itself fails (not the statement). */
@@ -80,13 +91,38 @@ function reading<T>(read: () => T): T {
   }
 }
 
+const isInMemory = (file: string) => file === ':memory:' || file === '';
+
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so that a
  * committed write is on disk. Writes go through group commit (WriteBatcher). The file is
- * checked before anything is changed in it (openCdDatabase).
+ * checked before anything is changed in it (openCdDatabase), and used by one process only: its
+ * lock (lockFile) is taken first, and a file that another process holds is refused, unchanged.
+ * Every write and every health check verify that the path still leads to the file the store
+ * opened (deleted, moved or replaced, it would not be the one a restart opens).
  */
 export function openSqliteStore(file: string, options: SqliteOptions = {}): CdStore {
-  return sqliteStore(openCdDatabase(file, options));
+  if (isInMemory(file)) return sqliteStore(openCdDatabase(file, options));
+  checkPath(file);
+  const lock = lockFile(file);
+  try {
+    const db = openCdDatabase(file, options);
+    const opened = statSync(file, { bigint: true });
+    return sqliteStore(db, { file, opened, release: () => lock.release() });
+  } catch (error) {
+    lock.release({ remove: true });
+    throw error;
+  }
+}
+
+/** Whether `file` would be a new database: it does not exist yet, or it is empty (zero bytes). */
+export function isNewDatabaseFile(file: string): boolean {
+  if (isInMemory(file)) return true;
+  try {
+    return statSync(file).size === 0;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -98,8 +134,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): CdSt
  * switched to WAL mode and brought to the current schema (migrate).
  */
 export function openCdDatabase(file: string, options: SqliteOptions = {}): Database.Database {
-  const inMemory = file === ':memory:' || file === '';
-  if (!inMemory) checkPath(file);
+  if (!isInMemory(file)) checkPath(file);
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -227,9 +262,46 @@ function analyzeWhenUseful(db: Database.Database): void {
   db.pragma('optimize = 0x10002');
 }
 
-/** The store over an opened CD database (openCdDatabase); closing the store closes it. */
-export function sqliteStore(db: Database.Database): CdStore {
-  const batcher = new WriteBatcher(db);
+/** The file an opened database lives in, to notice that its path no longer leads to it. */
+export interface OpenedFile {
+  file: string;
+  /** The file as it was when it was opened (its device and inode). */
+  opened: BigIntStats;
+  /** Run when the store is closed (its lock released). */
+  release?: () => void;
+}
+
+/**
+ * What the path of the opened file leads to now, when it is not that file any more (undefined
+ * while it is): nothing (deleted or moved away) or another file (replaced, or moved onto).
+ */
+function fileGone({ file, opened }: OpenedFile): DatabaseFileGone | undefined {
+  let now: BigIntStats | undefined;
+  try {
+    now = statSync(file, { bigint: true });
+  } catch {
+    now = undefined;
+  }
+  if (now && now.dev === opened.dev && now.ino === opened.ino) return undefined;
+  const where = now ? `it now leads to another file (inode ${now.ino})` : 'nothing is there now';
+  return new DatabaseFileGone(
+    `${file} was deleted, moved or replaced while in use (the open file is device ${opened.dev}, inode ${opened.ino}; ${where}): writes are refused, since a restart would not find them; put the file back, or restart the service (which opens what the path holds then)`,
+  );
+}
+
+/**
+ * The store over an opened CD database (openCdDatabase); closing the store closes it. With the
+ * file it lives in, every write batch (before and after its commit) and every ping check that
+ * the path still leads to that file; when it does not, they fail with a 503.
+ */
+export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
+  const verifyFile = file
+    ? () => {
+        const gone = fileGone(file);
+        if (gone) throw new StoreUnavailable(WRITE_UNAVAILABLE, gone);
+      }
+    : () => {};
+  const batcher = new WriteBatcher(db, verifyFile);
   const insert = db.prepare(
     `INSERT INTO ${TABLE} (${RECORD_PROPERTIES.map(column).join(', ')}) VALUES (${RECORD_PROPERTIES.map(() => '?').join(', ')})`,
   );
@@ -318,6 +390,7 @@ export function sqliteStore(db: Database.Database): CdStore {
     },
 
     async ping() {
+      verifyFile();
       reading(() => ping.get());
     },
 
@@ -325,6 +398,7 @@ export function sqliteStore(db: Database.Database): CdStore {
       batcher.flush();
       statements.clear();
       db.close();
+      file?.release?.();
     },
   };
 }

@@ -15,12 +15,18 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * fails is rolled back alone and rejects alone. When a failure made SQLite roll back the whole
  * transaction (a full disk, an I/O error, a lock), the batch stops there and every write of it
  * rejects: none was committed, and none runs outside the transaction.
+ *
+ * `verify`, when given, is called before and after each commit; when it throws, every write of
+ * the batch rejects with its error: before, nothing is written; after, the writes went where
+ * `verify` says they must not be acknowledged (a database file deleted or moved meanwhile).
  */
 export class WriteBatcher {
   #queue: Pending[] = [];
   readonly #commit: (batch: Pending[]) => Outcome[];
+  readonly #verify: () => void;
 
-  constructor(db: Database) {
+  constructor(db: Database, verify: () => void = () => {}) {
+    this.#verify = verify;
     const inSavepoint = db.transaction((write: () => unknown) => write());
     this.#commit = db.transaction((batch: Pending[]) =>
       batch.map(({ write }): Outcome => {
@@ -48,7 +54,9 @@ export class WriteBatcher {
     if (batch.length === 0) return;
     let outcomes: Outcome[];
     try {
+      this.#verify();
       outcomes = this.#commit(batch);
+      this.#verify();
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;

@@ -266,6 +266,7 @@ export function describeStoreContract(factory: StoreFactory): void {
         expect(await store.seedOnce(records(3))).to.equal(3);
         expect(await store.count()).to.equal(3);
         expect(await store.seedOnce(records(3))).to.equal(0);
+        await store.close();
         const reopened = await handle.reopen();
         expect(await reopened.seedOnce(records(3))).to.equal(0);
         expect(await reopened.count()).to.equal(3);

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { buildListQuery, type ListParams } from '../../src/cd/query.js';
 import { changesFor, newRecord } from '../../src/cd/records.js';
 import { type CdInput, filterKey } from '../../src/cd/schema.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openCdDatabase, openSqliteStore, sqliteStore } from '../../src/store/sqlite.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
 import type { CdStore } from '../../src/store/store.js';
 import { makeCdInput, tempDir } from '../helpers.js';
@@ -147,14 +147,18 @@ describe('SQLite store: counts kept in the database (issue 19)', () => {
   });
 
   it('stay true for every connection to the file, whichever wrote', async () => {
-    const [one, two] = [open(), open()];
+    // The service's own store, and another connection to its file (the store's lock keeps a
+    // second cd-service out, not a tool such as the sqlite3 shell).
+    const one = open();
+    const two = sqliteStore(openCdDatabase(file));
+    opened.push(two);
     const model: Model = new Map();
-    const byOne = write(one as CdStore, model);
-    const byTwo = write(two as CdStore, model);
+    const byOne = write(one, model);
+    const byTwo = write(two, model);
     const first = await byOne.add({ artist: 'A', genre: 'Rock' });
-    await expectCountsTrue(two as CdStore, model, file);
+    await expectCountsTrue(two, model, file);
     await byTwo.change(first.id, { genre: 'Jazz' });
-    await expectCountsTrue(one as CdStore, model, file);
+    await expectCountsTrue(one, model, file);
     // Both write at once: each batch waits for the other's lock.
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -162,8 +166,8 @@ describe('SQLite store: counts kept in the database (issue 19)', () => {
       ),
     );
     await byOne.remove(first.id);
-    await expectCountsTrue(one as CdStore, model, file);
-    await expectCountsTrue(two as CdStore, model, file);
+    await expectCountsTrue(one, model, file);
+    await expectCountsTrue(two, model, file);
   });
 
   it('are taken from the rows when a database of before the counts is opened, then kept', async () => {

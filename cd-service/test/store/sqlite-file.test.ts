@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import {
+  copyFileSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { ServiceUnavailable } from 'service-kit';
+import { newRecord } from '../../src/cd/records.js';
+import { FileInUse } from '../../src/store/file-lock.js';
+import {
+  DatabaseFileGone,
+  openCdDatabase,
+  openSqliteStore,
+  StoreUnavailable,
+  sqliteStore,
+  WRITE_UNAVAILABLE,
+} from '../../src/store/sqlite.js';
+import type { CdStore } from '../../src/store/store.js';
+import { makeCdInput, tempDir } from '../helpers.js';
+
+const record = () => newRecord(makeCdInput(), randomUUID(), new Date());
+
+/** The error a promise rejects with. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('it did not fail');
+}
+
+/** A 503 of the store whose cause says that the file is gone, and what the path holds now. */
+function expectFileGone(error: unknown, file: string, now: RegExp) {
+  expect(error).to.be.instanceOf(StoreUnavailable).and.instanceOf(ServiceUnavailable);
+  const failure = error as StoreUnavailable;
+  expect(failure.message).to.equal(WRITE_UNAVAILABLE);
+  expect(failure.code).to.equal('DATABASE_FILE_GONE');
+  expect(failure.cause).to.be.instanceOf(DatabaseFileGone);
+  const message = (failure.cause as Error).message;
+  expect(message).to.include(`${file} was deleted, moved or replaced while in use`);
+  expect(message).to.match(now);
+}
+
+describe('SQLite store: one file, one process (issue 20, item 5)', () => {
+  let folder: ReturnType<typeof tempDir>;
+  let file: string;
+  const opened: CdStore[] = [];
+  beforeEach(() => {
+    folder = tempDir();
+    file = join(folder.dir, 'cds.sqlite');
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close().catch(() => {});
+    folder.remove();
+  });
+
+  it('refuses a file already in use, naming it and the holder (pid and host), changing nothing', async () => {
+    const first = openSqliteStore(file);
+    opened.push(first);
+    await first.insert(record());
+    const files = readdirSync(folder.dir).sort();
+    const bytes = readFileSync(file);
+    const error = (() => {
+      try {
+        opened.push(openSqliteStore(file));
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error('a second store opened the file');
+    })();
+    expect(error).to.be.instanceOf(FileInUse);
+    expect(error.message).to.match(
+      new RegExp(
+        `^${file} is in use by another process \\(pid ${process.pid} on host ${hostname()}, since [0-9T:.-]+Z\\): one SQLite file serves one cd-service; stop that process first, or give this one another CD_DB_PATH$`,
+      ),
+    );
+    expect(error.message).not.to.match(/\n/);
+    expect(readdirSync(folder.dir).sort()).to.deep.equal(files);
+    expect(readFileSync(file).equals(bytes)).to.equal(true);
+    expect(await first.count()).to.equal(1);
+    await first.insert(record());
+    expect(await first.count()).to.equal(2);
+  });
+
+  it('gives the lock up on close: the file opens again', async () => {
+    const first = openSqliteStore(file);
+    await first.insert(record());
+    await first.close();
+    const again = openSqliteStore(file);
+    opened.push(again);
+    expect(await again.count()).to.equal(1);
+  });
+
+  it('is not stopped by a lock file a dead process left, whatever it holds', async () => {
+    for (const left of ['{"pid":999999,"host":"gone","since":"2020-01-01T00:00:00.000Z"}\n', 'x']) {
+      writeFileSync(`${file}.lock`, left);
+      const store = openSqliteStore(file);
+      expect(await store.count()).to.equal(0);
+      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).to.include({
+        pid: process.pid,
+        host: hostname(),
+      });
+      await store.close();
+    }
+  });
+
+  it('a start refused for another reason leaves no lock file of its own behind', () => {
+    writeFileSync(file, 'not a database, '.repeat(100));
+    expect(() => openSqliteStore(file)).to.throw(`${file}: file is not a database`);
+    expect(readdirSync(folder.dir)).to.deep.equal(['cds.sqlite']);
+  });
+});
+
+describe('SQLite store: a file deleted, moved or replaced while in use (issue 20, item 4)', () => {
+  let folder: ReturnType<typeof tempDir>;
+  let file: string;
+  let store: CdStore;
+  beforeEach(() => {
+    folder = tempDir();
+    file = join(folder.dir, 'cds.sqlite');
+    store = openSqliteStore(file);
+  });
+  afterEach(async () => {
+    await store.close().catch(() => {});
+    folder.remove();
+  });
+
+  it('deleted: every write and the ping fail with a 503 saying so; reads are served', async () => {
+    const kept = await store.insert(record());
+    rmSync(file);
+    for (const write of [
+      () => store.insert(record()),
+      () => store.update(kept.id, { title: 'Renamed', updatedAt: new Date().toISOString() }),
+      () => store.delete(kept.id),
+      () => store.ping(),
+    ]) {
+      expectFileGone(await rejection(write()), file, /nothing is there now/);
+    }
+    expect(await store.get(kept.id)).to.deep.equal(kept);
+    expect(await store.count()).to.equal(1);
+  });
+
+  it('moved: refused while away, accepted again once put back', async () => {
+    await store.insert(record());
+    renameSync(file, `${file}.moved`);
+    const writes = await Promise.allSettled(
+      Array.from({ length: 20 }, () => store.insert(record())),
+    );
+    for (const write of writes) {
+      expect(write.status).to.equal('rejected');
+      expectFileGone((write as PromiseRejectedResult).reason, file, /nothing is there now/);
+    }
+    renameSync(`${file}.moved`, file);
+    await store.ping();
+    await store.insert(record());
+    expect(await store.count()).to.equal(2);
+  });
+
+  it('replaced by another file (a copy, a new database): refused', async () => {
+    await store.insert(record());
+    copyFileSync(file, `${file}.copy`);
+    renameSync(`${file}.copy`, file);
+    expectFileGone(await rejection(store.insert(record())), file, /another file \(inode \d+\)/);
+    expectFileGone(await rejection(store.ping()), file, /another file/);
+  });
+
+  it('gone during the commit: the writes of that batch are not acknowledged', async () => {
+    // A store on its own connection whose insert deletes the file while it is being written:
+    // after the check that precedes the commit, before the one that follows it.
+    await store.close();
+    const db = openCdDatabase(file);
+    const opened = statSync(file, { bigint: true });
+    db.function('delete_the_file', () => {
+      rmSync(file, { force: true });
+      return null;
+    });
+    db.exec(
+      'CREATE TEMP TRIGGER delete_the_file AFTER INSERT ON main.cds BEGIN SELECT delete_the_file(); END',
+    );
+    store = sqliteStore(db, { file, opened });
+    const outcomes = await Promise.allSettled([store.insert(record()), store.insert(record())]);
+    for (const outcome of outcomes) {
+      expect(outcome.status).to.equal('rejected');
+      expectFileGone((outcome as PromiseRejectedResult).reason, file, /nothing is there now/);
+    }
+    // They were written, into the file that is gone: a restart would not find them.
+    expect(await store.count()).to.equal(2);
+  });
+});
