@@ -16,6 +16,10 @@ export interface Config extends ServerConfig {
   mongodbUri: string | undefined;
   /** How long to keep trying, with backoff, to reach MongoDB at start (MONGODB_CONNECT_TIMEOUT_MS). */
   mongodbConnectTimeoutMs: number;
+  /** How long a request waits for MongoDB before its 503 (MONGODB_TIMEOUT_MS). */
+  mongodbTimeoutMs: number;
+  /** How long /healthz and /readyz wait for MongoDB before their 503 (MONGODB_HEALTH_TIMEOUT_MS). */
+  mongodbHealthTimeoutMs: number;
   /** Load seedFile into an empty store on its first start. */
   seed: boolean;
   seedFile: string;
@@ -23,17 +27,31 @@ export interface Config extends ServerConfig {
   apiToken: string | undefined;
 }
 
+/**
+ * How long a request waits for MongoDB: a request answers 503 within 5 s when MongoDB does not
+ * answer (hung, stopped, cut off), with a margin for the rest of the request's work.
+ */
+export const DEFAULT_MONGODB_TIMEOUT_MS = 4000;
+/** How long a health check waits for MongoDB: /healthz and /readyz answer within 2 s. */
+export const DEFAULT_MONGODB_HEALTH_TIMEOUT_MS = 1500;
+
+/** An integer setting in milliseconds; an empty value (as compose passes an unset one) is the default. */
+const milliseconds = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0) =>
+  integerSetting({ [name]: env[name] || undefined }, name, fallback, { min });
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     // No CORS unless CORS_ORIGINS says so: the API's writes are not for any web page.
     ...readServerConfig(env, { port: 3003, corsOrigins: [] }),
     dbPath: env.CD_DB_PATH || join(DEFAULT_DATA_FOLDER, 'cds.sqlite'),
     mongodbUri: env.MONGODB_URI || undefined,
-    // An empty value (as compose passes an unset one) means the default.
-    mongodbConnectTimeoutMs: integerSetting(
-      { MONGODB_CONNECT_TIMEOUT_MS: env.MONGODB_CONNECT_TIMEOUT_MS || undefined },
-      'MONGODB_CONNECT_TIMEOUT_MS',
-      30_000,
+    mongodbConnectTimeoutMs: milliseconds(env, 'MONGODB_CONNECT_TIMEOUT_MS', 30_000),
+    mongodbTimeoutMs: milliseconds(env, 'MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 1),
+    mongodbHealthTimeoutMs: milliseconds(
+      env,
+      'MONGODB_HEALTH_TIMEOUT_MS',
+      DEFAULT_MONGODB_HEALTH_TIMEOUT_MS,
+      1,
     ),
     seed: booleanSetting(env, 'CD_SEED', true),
     seedFile: env.CD_SEED_FILE || join(serviceRoot, '..', 'seeds', 'cds.json'),

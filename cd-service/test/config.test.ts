@@ -10,6 +10,25 @@ describe('readConfig', () => {
     expect(readConfig({ CD_DB_PATH: '/srv/cds.sqlite' }).dbPath).to.equal('/srv/cds.sqlite');
   });
 
+  it('bounds the waits on MongoDB: MONGODB_TIMEOUT_MS (4 s) and MONGODB_HEALTH_TIMEOUT_MS (1.5 s) (issue 20, item 3)', () => {
+    expect(readConfig({})).to.include({ mongodbTimeoutMs: 4000, mongodbHealthTimeoutMs: 1500 });
+    // An empty value, as compose passes an unset one, is the default.
+    expect(readConfig({ MONGODB_TIMEOUT_MS: '', MONGODB_HEALTH_TIMEOUT_MS: '' })).to.include({
+      mongodbTimeoutMs: 4000,
+      mongodbHealthTimeoutMs: 1500,
+    });
+    expect(readConfig({ MONGODB_TIMEOUT_MS: '2500', MONGODB_HEALTH_TIMEOUT_MS: '800' })).to.include(
+      { mongodbTimeoutMs: 2500, mongodbHealthTimeoutMs: 800 },
+    );
+    for (const name of ['MONGODB_TIMEOUT_MS', 'MONGODB_HEALTH_TIMEOUT_MS']) {
+      for (const bad of ['0', '-1', '1.5', 'soon']) {
+        expect(() => readConfig({ [name]: bad }), `${name}=${bad}`).to.throw(
+          `${name} must be a whole number from 1 to`,
+        );
+      }
+    }
+  });
+
   it('takes a CD_API_TOKEN of visible ASCII characters; unset or empty is no token', () => {
     expect(readConfig({}).apiToken).to.equal(undefined);
     expect(readConfig({ CD_API_TOKEN: '' }).apiToken).to.equal(undefined);

@@ -111,6 +111,10 @@ export interface Emulator {
   uri(db: string): string;
   /** Stops it (SIGTERM) and waits until it is gone; its data, kept in memory, is lost. */
   stop(): Promise<void>;
+  /** Freezes it (SIGSTOP): its connections stay open and new ones are queued, but nothing answers. */
+  pause(): void;
+  /** Lets it go on (SIGCONT) where it was, its data kept. */
+  resume(): void;
 }
 
 /** The emulator's install folder when the suites run against it, to start more instances. */
@@ -143,8 +147,14 @@ export async function startEmulator(port?: number): Promise<Emulator> {
     port: chosen,
     uri: (db) => `mongodb://127.0.0.1:${chosen}/${db}?${EMULATOR_URI_OPTIONS}`,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) {
+        // A frozen process would take the SIGTERM only once it goes on.
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+      }
       await exited;
     },
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
   };
 }

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { BadRequest, type ErrorDetail, ServiceUnavailable } from 'service-kit';
+import { BadRequest, type ErrorDetail, type Logger, ServiceUnavailable } from 'service-kit';
 
 /** What a client reads when MongoDB does not answer; the cause goes to the log only. */
 export const UNAVAILABLE_MESSAGE = 'The database does not answer; try again later';
@@ -42,11 +42,17 @@ const UNAVAILABLE_LABELS = [
   'TransientTransactionError',
 ];
 
-/** Failures of the driver's pool and wait queue, which it does not export as classes. */
+/** An operation that MongoDB did not answer within its deadline (the driver may still be waiting). */
+export class DeadlineExceeded extends Error {
+  override name = 'DeadlineExceeded';
+}
+
+/** Failures of the driver's pool and wait queue, which it does not export as classes; our deadline. */
 const UNAVAILABLE_NAMES = new Set([
   'MongoPoolClearedError',
   'MongoWaitQueueTimeoutError',
   'MongooseServerSelectionError',
+  'DeadlineExceeded',
 ]);
 
 /**
@@ -123,14 +129,49 @@ function withCause<T extends Error>(error: T, cause: unknown): T {
   return error;
 }
 
-/** Runs a store operation, turning what MongoDB throws into the answer it calls for. */
-export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+export interface Deadline {
+  /** How long the operation may take. */
+  ms: number;
+  /** Its name, for the log. */
+  operation: string;
+  /** Told when the operation ends after its deadline (a write may have been applied). */
+  logger?: Logger;
+}
+
+/**
+ * Runs a store operation, turning what MongoDB throws into the answer it calls for. With a
+ * deadline, an operation not done in time fails with DeadlineExceeded (a 503) whatever the
+ * driver is waiting for; the operation itself is left to end on its own, and when it does, the
+ * log says how (a write then may have been applied although its request was answered 503).
+ */
+export async function guarded<T>(operation: () => Promise<T>, deadline?: Deadline): Promise<T> {
   try {
-    return await operation();
+    return await (deadline ? withDeadline(operation(), deadline) : operation());
   } catch (error) {
     throw toServiceError(error);
   }
 }
+
+function withDeadline<T>(running: Promise<T>, { ms, operation, logger }: Deadline): Promise<T> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      running.then(
+        () => logger?.warn({ operation, afterMs: Date.now() - started }, LATE_SUCCESS),
+        (error: unknown) =>
+          logger?.warn({ operation, afterMs: Date.now() - started, err: error }, LATE_FAILURE),
+      );
+      reject(new DeadlineExceeded(`MongoDB did not answer the ${operation} within ${ms} ms`));
+    }, ms);
+  });
+  return Promise.race([running, expired]).finally(() => clearTimeout(timer));
+}
+
+const LATE_SUCCESS =
+  'MongoDB completed an operation after its deadline (its request was answered 503; a write may have been applied)';
+const LATE_FAILURE =
+  'MongoDB failed an operation after its deadline (its request was answered 503)';
 
 /** The hosts of a MongoDB URI, for messages: never its user name or password. */
 export function mongoHosts(uri: string): string {

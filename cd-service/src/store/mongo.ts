@@ -16,11 +16,20 @@ export interface MongoOptions {
    * (it may start after the service); 0, the default, tries once.
    */
   connectTimeoutMs?: number;
-  /** Where the retries of the start are told. */
+  /**
+   * How long a request's operation waits for MongoDB before it fails with a 503: its deadline,
+   * also the driver's socket and connection timeouts and the server's time limit of a query.
+   */
+  timeoutMs?: number;
+  /** How long a ping (the health check) waits before it fails. */
+  healthTimeoutMs?: number;
+  /** Where the retries of the start, and answers that came after their deadline, are told. */
   logger?: Logger;
 }
 
 const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 3000;
+const DEFAULT_TIMEOUT_MS = 4000;
+const DEFAULT_HEALTH_TIMEOUT_MS = 1500;
 const FIRST_RETRY_DELAY_MS = 250;
 const MAX_RETRY_DELAY_MS = 5000;
 
@@ -32,7 +41,7 @@ const toDocument = ({ id, ...rest }: CdRecord) => ({ _id: id, ...rest });
 export async function openMongoStore(uri: string, options: MongoOptions = {}): Promise<CdStore> {
   const connection = await connect(uri, options);
   try {
-    return await storeOn(connection);
+    return await storeOn(connection, options);
   } catch (error) {
     await connection.close().catch(() => {});
     throw new Error(`MongoDB at ${mongoHosts(uri)} failed while opening the store: ${why(error)}`, {
@@ -51,9 +60,16 @@ function connectionOptions(
   options: MongoOptions,
   serverSelectionTimeoutMS: number,
 ): ConnectOptions {
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {
     ...(options.dbName ? { dbName: options.dbName } : {}),
-    serverSelectionTimeoutMS,
+    serverSelectionTimeoutMS: Math.min(serverSelectionTimeoutMS, timeout),
+    // A server that accepts connections but does not answer (a stopped process, a hung host):
+    // a connection waiting for an answer, and a new one waiting for its handshake, is closed
+    // after the request's time. The monitor's check waits as long, then the server is marked
+    // unknown and requests fail at once rather than each waiting for its deadline.
+    socketTimeoutMS: timeout,
+    connectTimeoutMS: timeout,
     // Fail at once when disconnected rather than queueing commands.
     bufferCommands: false,
     autoIndex: false,
@@ -110,47 +126,52 @@ async function connect(uri: string, options: MongoOptions): Promise<Connection> 
   }
 }
 
-async function storeOn(connection: Connection): Promise<CdStore> {
+async function storeOn(connection: Connection, options: MongoOptions): Promise<CdStore> {
   const Cds = connection.model('Cd', cdMongooseSchema());
   const Meta = connection.model(
     'Meta',
     new Schema({ _id: String, at: Date }, { collection: 'meta', versionKey: false }),
   );
   await guarded(() => Cds.createIndexes());
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const healthTimeout = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+  /** An operation of a request, failing with a 503 once `timeout` has passed without an answer. */
+  const request = <T>(operation: string, run: () => Promise<T>) =>
+    guarded(run, { ms: timeout, operation, ...(options.logger && { logger: options.logger }) });
 
   return {
     kind: 'mongodb',
 
     insert: (record) =>
-      guarded(async () => {
+      request('insert', async () => {
         await Cds.create(toDocument(record));
         return toCd(record);
       }),
 
     get: (id) =>
-      guarded(async () => {
-        const doc = await Cds.findById(id).lean<Doc>();
+      request('get', async () => {
+        const doc = await Cds.findById(id).maxTimeMS(timeout).lean<Doc>();
         return doc ? toCd(doc) : undefined;
       }),
 
     update: (id, changes) =>
-      guarded(async () => {
+      request('update', async () => {
         const doc = await Cds.findOneAndUpdate(
           { _id: { $eq: id } },
           { $set: changes },
-          { returnDocument: 'after', runValidators: true },
+          { returnDocument: 'after', runValidators: true, maxTimeMS: timeout },
         ).lean<Doc>();
         return doc ? toCd(doc) : undefined;
       }),
 
     delete: (id) =>
-      guarded(async () => {
+      request('delete', async () => {
         const result = await Cds.deleteOne({ _id: { $eq: id } });
         return result.deletedCount > 0;
       }),
 
     list: (query) =>
-      guarded(async () => {
+      request('list', async () => {
         const { filter, collation, sort, projection, skip, limit } = toMongo(query);
         const [docs, total] = await Promise.all([
           Cds.find(filter, projection)
@@ -158,13 +179,14 @@ async function storeOn(connection: Connection): Promise<CdStore> {
             .sort(sort)
             .skip(skip)
             .limit(limit)
+            .maxTimeMS(timeout)
             .lean<Doc[]>(),
-          Cds.countDocuments(filter).collation(collation),
+          Cds.countDocuments(filter).collation(collation).maxTimeMS(timeout),
         ]);
         return { items: docs.map(query.fields === 'title' ? toTitleOnly : toCd), total };
       }),
 
-    count: () => guarded(() => Cds.countDocuments({})),
+    count: () => request('count', () => Cds.countDocuments({}).maxTimeMS(timeout)),
 
     seedOnce: (records) =>
       guarded(async () => {
@@ -179,11 +201,15 @@ async function storeOn(connection: Connection): Promise<CdStore> {
         return records.length;
       }),
 
-    async ping() {
-      const db = connection.db;
-      if (!db) throw new Error('MongoDB is not connected');
-      await db.command({ ping: 1 });
-    },
+    ping: () =>
+      guarded(
+        async () => {
+          const db = connection.db;
+          if (!db) throw new Error('MongoDB is not connected');
+          await db.command({ ping: 1 });
+        },
+        { ms: healthTimeout, operation: 'ping' },
+      ),
 
     async close() {
       await connection.close();

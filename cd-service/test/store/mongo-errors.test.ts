@@ -3,6 +3,8 @@ import { expect } from 'chai';
 import mongoose from 'mongoose';
 import { BadRequest, ServiceUnavailable } from 'service-kit';
 import {
+  DeadlineExceeded,
+  guarded,
   isUnavailable,
   mongoHosts,
   RETRY_AFTER_SECONDS,
@@ -10,6 +12,7 @@ import {
   UNAVAILABLE_MESSAGE,
 } from '../../src/store/mongo-errors.js';
 import { cdMongooseSchema } from '../../src/store/mongo-schema.js';
+import { captureLogger } from '../helpers.js';
 
 const { mongo } = mongoose;
 // The driver's pool errors are not exported: take them from where Mongoose's driver keeps them.
@@ -121,5 +124,34 @@ describe('MongoDB failures as answers (no server)', () => {
       'cluster0.example.net',
     );
     expect(mongoHosts('not a uri')).to.equal('the host of MONGODB_URI');
+  });
+
+  it('answers an operation MongoDB does not finish by its deadline with 503, and logs how it ended later (issue 20, item 3)', async () => {
+    const logger = captureLogger('cd-service');
+    let finish: (value: string) => void = () => {};
+    const hanging = new Promise<string>((resolve) => {
+      finish = resolve;
+    });
+    const answer = await guarded(() => hanging, { ms: 50, operation: 'insert', logger }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(answer).to.be.instanceOf(ServiceUnavailable);
+    const failure = answer as ServiceUnavailable;
+    expect(failure.message).to.equal(UNAVAILABLE_MESSAGE);
+    expect(failure.cause).to.be.instanceOf(DeadlineExceeded);
+    expect((failure.cause as Error).message).to.equal(
+      'MongoDB did not answer the insert within 50 ms',
+    );
+    expect(logger.lines).to.deep.equal([]);
+    finish('done');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logger.lines[0]).to.include({ level: 'warn', operation: 'insert' });
+    expect(String(logger.lines[0]?.message)).to.match(
+      /after its deadline.*a write may have been applied/,
+    );
+
+    // In time, the answer is the operation's own, and nothing is logged.
+    expect(await guarded(async () => 'ok', { ms: 1000, operation: 'get', logger })).to.equal('ok');
+    expect(logger.lines).to.have.length(1);
   });
 });
