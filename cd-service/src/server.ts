@@ -6,10 +6,18 @@ import { createApp } from './app.js';
 import { newRecord } from './cd/records.js';
 import { loadSeed } from './cd/seed.js';
 import { DEFAULT_DATA_FOLDER, readConfig } from './config.js';
-import { openStore } from './store/open.js';
+import { openStore, startFailure } from './store/open.js';
+import { isNewDatabaseFile } from './store/sqlite.js';
 
 await runService('cd-service', async (logger) => {
   const config = readConfig();
+  const now = new Date();
+  // A new SQLite file is made only once the seed it will get is known to be good: a bad seed
+  // file stops the start before anything is created.
+  let seed =
+    config.seed && !config.mongodbUri && isNewDatabaseFile(config.dbPath)
+      ? loadSeed(config.seedFile, now)
+      : undefined;
   // Only the default data folder is created; any other folder must exist (the store says so).
   if (!config.mongodbUri && resolve(dirname(config.dbPath)) === DEFAULT_DATA_FOLDER) {
     mkdirSync(DEFAULT_DATA_FOLDER, { recursive: true });
@@ -19,8 +27,7 @@ await runService('cd-service', async (logger) => {
     // The seed is read only for a store that holds no CD: a broken seed file cannot stop a
     // service that has its data.
     if (config.seed && (await store.count()) === 0) {
-      const now = new Date();
-      const seed = loadSeed(config.seedFile, now);
+      seed ??= loadSeed(config.seedFile, now);
       const loaded = await store.seedOnce(seed.map((cd) => newRecord(cd, randomUUID(), now)));
       if (loaded > 0)
         logger.info({ cds: loaded, file: config.seedFile }, 'loaded the sample collection');
@@ -36,6 +43,6 @@ await runService('cd-service', async (logger) => {
     };
   } catch (error) {
     await store.close().catch(() => {});
-    throw error;
+    throw startFailure(error, config);
   }
 });

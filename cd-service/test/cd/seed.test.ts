@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { SeedError } from 'service-kit';
+import { TEXT_RULE } from '../../src/cd/schema.js';
 import { loadSeed } from '../../src/cd/seed.js';
 import { readConfig } from '../../src/config.js';
 import { tempDir } from '../helpers.js';
@@ -52,14 +53,35 @@ describe('loadSeed', () => {
       ]),
     );
     expect(message).to.include(file);
-    expect(message).to.include('CD 1 ("Nul\\u0000"): field "title" must not contain control');
+    expect(message).to.include(`CD 1 ("Nul\\u0000"): field "title" ${TEXT_RULE}`);
     expect(message).to.include('CD 1 ("Nul\\u0000"): field "releaseYear" must be an integer');
     expect(message).to.include('CD 2: field "title" is required');
   });
 
+  it('says it all on one line, the first ten problems and how many more (issue 20, item 7)', () => {
+    const entries = Array.from({ length: 15 }, (_, i) => ({
+      title: `T${i}`,
+      artist: 'a',
+      genre: 'g',
+    }));
+    const { message } = failure(JSON.stringify(entries, null, 2));
+    expect(message).not.to.match(/\n/);
+    expect(message).to.equal(
+      `${file}: invalid CDs: ${entries
+        .slice(0, 10)
+        .map((_, i) => `CD ${i} ("T${i}"): field "releaseYear" is required`)
+        .join('; ')}; and 5 more problems`,
+    );
+    // JSON's own message may quote the text, line breaks included: they become spaces.
+    expect(failure('no\nt json').message).not.to.match(/\n/);
+    expect(failure('{"an":\n "object"}').message).to.equal(
+      `${file}: invalid CDs: the file must hold a JSON array of CDs`,
+    );
+  });
+
   it('names the file when it is not an array, not JSON, truncated or missing', () => {
     expect(failure('{"not": "an array"}').message).to.equal(
-      `${file}: invalid CDs:\n  the file must hold a JSON array of CDs`,
+      `${file}: invalid CDs: the file must hold a JSON array of CDs`,
     );
     for (const text of ['', '[{"title":', 'not json', '\u0000']) {
       const { message } = failure(text);

@@ -69,6 +69,49 @@ export async function stopServer(server: RunningServer, signal: NodeJS.Signals =
   return server.exited;
 }
 
+/** What a start that fails leaves: its exit code and its log lines. */
+export interface Refusal {
+  code: number | null;
+  logs: Record<string, unknown>[];
+  /** The message of the `cd-service cannot start` line. */
+  error: string;
+}
+
+/** Runs the server with `env` until it exits (it must not start), as `user` when given. */
+export async function refusedStart(
+  env: Record<string, string>,
+  user: { uid?: number; gid?: number } = {},
+): Promise<Refusal> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'src/server.ts'], {
+    ...user,
+    cwd: serviceRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_API_TOKEN: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  const logs = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const failure = logs.find((line) => line.message === 'cd-service cannot start');
+  if (logs.some((line) => line.message === 'cd-service listening')) {
+    throw new Error(`the server started: ${out}`);
+  }
+  return { code, logs, error: String(failure?.error) };
+}
+
 export async function json(url: string, method = 'GET', body?: unknown) {
   const res = await fetch(url, {
     method,

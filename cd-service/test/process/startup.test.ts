@@ -1,60 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { makeCdInput, tempDir } from '../helpers.js';
-import {
-  json,
-  NODE_FLAGS,
-  type RunningServer,
-  serviceRoot,
-  startServer,
-  stopServer,
-} from './child.js';
-
-/** What a start that fails leaves: its exit code and its log lines. */
-interface Refusal {
-  code: number | null;
-  logs: Record<string, unknown>[];
-  /** The message of the `cd-service cannot start` line. */
-  error: string;
-}
-
-/** Runs the server with `env` until it exits (it must not start), as `user` when given. */
-async function refusedStart(
-  env: Record<string, string>,
-  user: { uid?: number; gid?: number } = {},
-): Promise<Refusal> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, 'src/server.ts'], {
-    ...user,
-    cwd: serviceRoot,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_API_TOKEN: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
-  const logs = out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const failure = logs.find((line) => line.message === 'cd-service cannot start');
-  expect(logs.some((line) => line.message === 'cd-service listening')).to.equal(false);
-  return { code, logs, error: String(failure?.error) };
-}
+import { json, type RunningServer, refusedStart, startServer, stopServer } from './child.js';
 
 /** Root may write any file: a read-only file is only read-only to another user. */
 const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
