@@ -1,7 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { repoRoot } from '../src/process.js';
 
 type Database = {
@@ -71,4 +74,91 @@ export function invalidStoredCds(db: Database): string[] {
     if (!ok) bad.push(JSON.stringify(row));
   }
   return bad;
+}
+
+/** What a start of the compiled cd-service that must fail leaves: its exit code, its error, its output. */
+export async function refusedCdStart(
+  env: Record<string, string>,
+): Promise<{ code: number | null; error: string; output: string }> {
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: join(repoRoot, 'cd-service'),
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_API_TOKEN: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (/"message":"cd-service listening"/.test(output)) throw new Error(`it started: ${output}`);
+  const line = output.split('\n').find((l) => l.includes('cd-service cannot start'));
+  return { code, error: line ? String(JSON.parse(line).error) : output, output };
+}
+
+/** The MongoDB wire emulator's install folder (../shared/mongo-wire/setup.sh), or why there is none. */
+export function mongoEmulatorDir(): { dir?: string; missing?: string } {
+  const setup = join(repoRoot, '..', 'shared', 'mongo-wire', 'setup.sh');
+  if (!existsSync(setup)) return { missing: `no MongoDB emulator at ${dirname(setup)}` };
+  try {
+    return { dir: execFileSync(setup, { encoding: 'utf8' }).trim() };
+  } catch (error) {
+    return { missing: `the MongoDB emulator did not install: ${(error as Error).message}` };
+  }
+}
+
+export interface MongoEmulator {
+  uri(db: string): string;
+  /** SIGSTOP: connections stay open, nothing answers (a hung database). */
+  pause(): void;
+  /** SIGCONT: it goes on where it was. */
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+/** Starts an emulator of its own on a free port of the loopback. */
+export async function startMongoEmulator(dir: string): Promise<MongoEmulator> {
+  const port = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address() as { port: number };
+      server.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, [join(dir, 'server.mjs'), String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = once(child, 'exit');
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('listening')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then(() => reject(new Error(`the emulator did not start: ${output}`)));
+  });
+  return {
+    // The emulator cannot stream the driver's awaitable hello: it is polled (its README).
+    uri: (db) => `mongodb://127.0.0.1:${port}/${db}?serverMonitoringMode=poll`,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+      }
+      await exited;
+    },
+  };
 }
