@@ -7,11 +7,13 @@ import { BadRequest } from './errors.js';
  * one), or an IP literal in brackets, then an optional port of digits.
  */
 const HOST =
-  /^(?:\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[\w.~!$&'()*+,;=:-]+)\]|(?:[\w.~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?$/;
+  /^(?:\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[\w.~!$&'()*+,;=:-]+)\]|[\w.~!$&'()*+,;=%-]+)(?::[0-9]*)?$/;
+/** A `%` that does not start two hexadecimal digits. */
+const BROKEN_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 /** Whether a Host value is host[:port]; an IP literal other than IPvFuture must be IPv6. */
 function validHost(host: string): boolean {
-  if (!HOST.test(host)) return false;
+  if (!HOST.test(host) || (host.includes('%') && BROKEN_PERCENT.test(host))) return false;
   if (host.charCodeAt(0) !== 91 || host[1] === 'v') return true;
   return isIPv6(host.slice(1, host.lastIndexOf(']')));
 }
