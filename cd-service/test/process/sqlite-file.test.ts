@@ -78,6 +78,8 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
     expect(writes.every((res) => res.headers.get('retry-after') === '5')).to.equal(true);
     expect((await json(`${server.url}/healthz`)).status).to.equal(503);
     expect((await json(`${server.url}/readyz`)).status).to.equal(503);
+    // Counted once the process has ended: only then has every line it wrote been read.
+    expect(await stopServer(server)).to.equal(0);
     const said = server.logs.filter(
       (line) => (line.err as { code?: string } | undefined)?.code === 'DATABASE_FILE_GONE',
     );
@@ -86,7 +88,6 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
       `${file} was deleted, moved or replaced while in use`,
     );
 
-    expect(await stopServer(server)).to.equal(0);
     renameSync(`${file}.moved`, file);
     const restarted = await start();
     const all = (await json(`${restarted.url}/cds`)).body as Cd[];
