@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { createServiceApp, describeApi, type Logger } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { GameSearch } from './catalogue/search.js';
-import { API_INFO, apiOperations, missingGenreRoute } from './routes/api.js';
+import { apiOperations, missingGenreRoute } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
-import { gamesHealth } from './routes/service.js';
+import { API_INFO, gamesHealth } from './routes/service.js';
 import { formatting } from './view-helpers.js';
 
 /** The service's folder: its views/ and public/. */

@@ -1,5 +1,4 @@
 import {
-  type ApiInfo,
   CACHE_CONTROL,
   type Context,
   NotFound,
@@ -13,13 +12,6 @@ import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/ga
 import type { GameSearch } from '../catalogue/search.js';
 import { idParameter, limitParameter, readGameId, readLimit } from './params.js';
 import { LIST_PARAMETERS, MAX_LIMIT, readSearchQuery } from './search-params.js';
-
-export const API_INFO: ApiInfo = {
-  title: 'Game Shelf API',
-  version: '1.0.0',
-  description:
-    'A read-only catalogue of video games that can be searched. Lists are bare arrays; errors are `{"error", "status"}` objects.',
-};
 
 export const TOP_RATED_API_COUNT = 10;
 
