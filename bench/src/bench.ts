@@ -79,6 +79,7 @@ async function measureService(service: ServiceName, results: BenchResults): Prom
     log(`${service}: varied requests`);
     row.variedStatuses = (await sendVaried(running.url, service)).statuses;
     row.rssVariedMb = running.rssMb();
+    row.rssFileMb = running.rssMb('RssFile');
   } finally {
     await running.stop();
   }

@@ -22,6 +22,8 @@ export interface RouteRow {
   };
   /** Whether the floor answered the service's very body (a random page cannot). */
   floorBody: 'same' | 'random' | 'differs';
+  /** The plain Koa replay's resident memory after its share of the load, a baseline for the service's. */
+  koaRssMb: number;
 }
 
 export async function measureRoute(
@@ -96,6 +98,7 @@ export async function measureRoute(
         floorToKoa: ratio(runs.floor, runs.koa),
       },
       floorBody,
+      koaRssMb: koa.rssMb(),
     };
   } finally {
     for (const server of servers) await server.stop();

@@ -14,8 +14,11 @@ export interface RunningProcess {
   /** Milliseconds from spawn to the "listening" log line. */
   startMs: number;
   child: ChildProcess;
-  /** Resident memory in MB, from /proc. */
-  rssMb(): number;
+  /**
+   * Resident memory in MB, from /proc/<pid>/status: all of it (VmRSS), or its part in mapped
+   * files (RssFile: mostly the node executable's own pages, shared by every node process).
+   */
+  rssMb(part?: 'VmRSS' | 'RssFile'): number;
   /** SIGTERM and wait for the exit (SIGKILL when `signal` says so). */
   stop(signal?: NodeJS.Signals): Promise<void>;
   exited(): boolean;
@@ -59,9 +62,9 @@ export async function startProcess(
     pid: child.pid as number,
     startMs,
     child,
-    rssMb: () => {
+    rssMb: (part = 'VmRSS') => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+      return Number(new RegExp(`${part}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
     },
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -22,6 +22,8 @@ export interface ProcessRow {
   rssStartMb: number;
   rssLoadedMb?: number;
   rssVariedMb?: number;
+  /** The part of rssVariedMb in mapped files (the node executable, mostly). */
+  rssFileMb?: number;
   variedStatuses?: Record<number, number>;
 }
 
@@ -135,7 +137,7 @@ function writesSection(results: BenchResults): string[] {
   ];
 }
 
-function processSection(rows: ProcessRow[]): string[] {
+function processSection(rows: ProcessRow[], routes: RouteRow[]): string[] {
   const mb = (value: number | undefined) => (value === undefined ? '-' : `${fmt(value, 1)} MB`);
   const memory = (value: number | undefined) =>
     value === undefined ? 'not measured' : atMost(value, MAX_RESIDENT_MB, ' MB');
@@ -145,16 +147,22 @@ function processSection(rows: ProcessRow[]): string[] {
           .map(([status, count]) => `${status === '0' ? 'no answer' : status}: ${fmt(count)}`)
           .join(', ')
       : '-';
+  // The baseline: the largest memory of a plain Koa replay of this service's routes, started
+  // with the same Node flags and loaded like the service on its route.
+  const plainKoa = (service: string) => {
+    const values = routes.filter((row) => row.route.service === service).map((row) => row.koaRssMb);
+    return values.length ? Math.max(...values) : undefined;
+  };
   return [
     '## Processes: start and memory',
     '',
-    `Each service as \`npm start\` runs it (compiled JavaScript, its Node flags). Start: spawn to its "listening" log line, the median of ${rows[0]?.startMs.length ?? 0} start(s). Resident memory (VmRSS): after start, after all the load above, then after ${fmt(VARIED_REQUESTS)} requests with varied paths, queries and headers.`,
+    `Each service as \`npm start\` runs it (compiled JavaScript, its Node flags). Start: spawn to its "listening" log line, the median of ${rows[0]?.startMs.length ?? 0} start(s). Resident memory (VmRSS): after start, after all the load above, then after ${fmt(VARIED_REQUESTS)} requests with varied paths, queries and headers; of that last figure, the part in mapped files (RssFile: mostly the node executable's own code and data, shared with every other node process on the machine). The baseline: the most a plain Koa 3 + @koa/router replay of one of the service's routes took after its share of the load (the same Node flags, no other module).`,
     '',
-    '| service | start to listening | target | after start | after the load | target | after the varied requests | target | varied answers by status |',
-    '|---|---:|---|---:|---:|---|---:|---|---|',
+    '| service | start to listening | target | after start | after the load | target | after the varied requests | target | of which mapped files | plain Koa replay after its load | varied answers by status |',
+    '|---|---:|---|---:|---:|---|---:|---|---:|---:|---|',
     ...rows.map((row) => {
       const start = median(row.startMs);
-      return `| ${row.service} | ${fmt(start)} ms | ${atMost(start, MAX_START_MS, ' ms')} | ${mb(row.rssStartMb)} | ${mb(row.rssLoadedMb)} | ${memory(row.rssLoadedMb)} | ${mb(row.rssVariedMb)} | ${memory(row.rssVariedMb)} | ${statuses(row.variedStatuses)} |`;
+      return `| ${row.service} | ${fmt(start)} ms | ${atMost(start, MAX_START_MS, ' ms')} | ${mb(row.rssStartMb)} | ${mb(row.rssLoadedMb)} | ${memory(row.rssLoadedMb)} | ${mb(row.rssVariedMb)} | ${memory(row.rssVariedMb)} | ${mb(row.rssFileMb)} | ${mb(plainKoa(row.service))} | ${statuses(row.variedStatuses)} |`;
     }),
     '',
   ];
@@ -260,7 +268,7 @@ export function report(results: BenchResults): string {
     ...scaleSection('CD lists (SQLite)', 'CDs', results.cdScale),
     ...scaleSection('Game search', 'games', results.gamesScale),
     ...writesSection(results),
-    ...processSection(results.processes),
+    ...processSection(results.processes, results.routes),
   ].join('\n');
 }
 
