@@ -1,6 +1,7 @@
 // cd-service's reads, as a minimal app does their work: the service's compiled store, opened on
 // the same SQLite file (CD_DB_PATH), runs the same SQL; the answer is serialized the same way.
 // Checking the query (ajv) is the service's layer, not the work: the floor takes it as given.
+import { statSync } from 'node:fs';
 import { type FloorSet, fromDist, sendJson } from './floor.js';
 
 interface Store {
@@ -12,14 +13,20 @@ interface Store {
 /** The list parameters that are integers; the others are text. */
 const INTEGERS = new Set(['before', 'limit', 'offset']);
 
+/**
+ * The service's store on its file, opened as openSqliteStore does but without taking the file's
+ * lock, which the service holds: the same SQL, and the same check that the path still leads to
+ * the opened file on each ping.
+ */
 async function openStore(): Promise<Store> {
   const file = process.env.CD_DB_PATH;
   if (!file) throw new Error('the cd floors need the service’s CD_DB_PATH');
-  const { openSqliteStore } = await fromDist<{ openSqliteStore: (file: string) => Store }>(
-    'cd-service',
-    'store/sqlite.js',
-  );
-  return openSqliteStore(file);
+  const { openCdDatabase, sqliteStore } = await fromDist<{
+    openCdDatabase: (file: string) => unknown;
+    sqliteStore: (db: unknown, file: object) => Store;
+  }>('cd-service', 'store/sqlite.js');
+  const opened = statSync(file, { bigint: true });
+  return sqliteStore(openCdDatabase(file), { file, opened });
 }
 
 export const cdFloors: FloorSet = async () => {
