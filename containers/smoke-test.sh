@@ -315,6 +315,10 @@ check_graceful_stop() {
 counter() { podman exec "$(container_of proxy)" varnishstat -n "$PROXY_WORKDIR" -1 -f "$1" | awk '{ sum += $2 } END { print sum + 0 }'; }
 
 phase "the SQLite stack: routes through the proxy, the containers"
+# The addresses `make up-sqlite` ends with (README's Quick start names the same ones) answer.
+mapfile -t printed < <(grep -oE 'http://[0-9.]+:[0-9]+[^ ]*' "$work/up-sqlite.out")
+[ "${#printed[@]}" = 3 ] || fail "stack.sh up-sqlite printed ${#printed[@]} addresses, not 3"
+for url in "${printed[@]}"; do expect stack.sh "the printed $url answers a page" 200 '<html' -- "$url"; done
 for service in "${SERVICES[@]}"; do
   u=${URL[$service]}
   expect "$service" "GET /healthz through the proxy" 200 '"status": *"ok"' -- "$u/healthz"

@@ -36,7 +36,7 @@ print_urls() {
   echo
   echo "  games-service   http://$bind:${GAMES_PORT:-3001}"
   echo "  travel-service  http://$bind:${TRAVEL_PORT:-3002}"
-  echo "  cd-service      http://$bind:${CD_PORT:-3003}/cds"
+  echo "  cd-service      http://$bind:${CD_PORT:-3003}/docs  (the CD API: /cds)"
   echo
   echo "  through the caching proxy (X-Cache says HIT, MISS, REVALIDATED or PASS); two replicas of each"
   echo "  make logs (follow the logs), make ps, make down (stop; the data stays)"
