@@ -8,6 +8,12 @@ import { requestDuration, routeOf } from './metrics.js';
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
 
+/**
+ * The probes an orchestrator or the proxy sends every few seconds: their successful answers
+ * are logged at debug level, so that they do not bury the requests of people.
+ */
+const PROBES = new Set(['/livez', '/readyz']);
+
 /** The caller's X-Request-Id when it is sane, else a new one. */
 export function requestIdFor(given: string | string[] | undefined): string {
   return typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
@@ -36,7 +42,10 @@ export function requestObserver({
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const { method, status } = ctx;
       duration?.observe({ method, route: routeOf(ctx), status: String(status) }, seconds);
-      log?.info({ method, path: ctx.path, status, requestId, ms: seconds * 1e3 }, 'request');
+      if (log) {
+        const level = status < 400 && PROBES.has(ctx.path) ? 'debug' : 'info';
+        log[level]({ method, path: ctx.path, status, requestId, ms: seconds * 1e3 }, 'request');
+      }
     }
   };
 }

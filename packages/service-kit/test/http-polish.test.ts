@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import request from 'supertest';
+import { markDraining } from '../src/health.js';
 import { captureLogger } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
@@ -148,6 +149,26 @@ describe('request log', () => {
       requestId: 'trace-me',
     });
     expect(lines[0]?.ms).to.be.a('number');
+  });
+
+  it('logs the probes that succeed at debug level (not printed by default), and those that fail', async () => {
+    const logger = captureLogger('fixture');
+    logger.level = 'debug';
+    const { app, request } = fixtureService({ logger, logRequests: true });
+    await request(app.callback()).get('/livez').expect(200);
+    await request(app.callback()).get('/readyz').expect(200);
+    await request(app.callback()).get('/healthz').expect(200);
+    markDraining(app);
+    await request(app.callback()).get('/readyz').expect(503);
+    const levels = logger.lines
+      .filter((line) => line.message === 'request')
+      .map((line) => `${line.path} ${line.status} ${line.level}`);
+    expect(levels).to.deep.equal([
+      '/livez 200 debug',
+      '/readyz 200 debug',
+      '/healthz 200 info',
+      '/readyz 503 info',
+    ]);
   });
 
   it('writes none when logRequests is off', async () => {
