@@ -2,12 +2,11 @@ import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import { type RunningProcess, startService } from '../src/process.js';
+import { type RunningProcess, refusedStart, startService } from '../src/process.js';
 import {
   freshCdFile,
   type MongoEmulator,
   mongoEmulatorDir,
-  refusedCdStart,
   startMongoEmulator,
 } from './cd-store.js';
 
@@ -61,7 +60,7 @@ describe('cd-service on SQLite: one file, one process (issue 20, item 5)', funct
     const files = readdirSync(dirname(file)).sort();
     const lock = readFileSync(`${file}.lock`, 'utf8');
 
-    const second = await refusedCdStart({ CD_DB_PATH: file, CD_SEED: 'true' });
+    const second = await refusedStart('cd-service', { CD_DB_PATH: file, CD_SEED: 'true' });
     expect(second.code).to.equal(1);
     expect(second.error).to.match(
       new RegExp(
@@ -131,7 +130,7 @@ describe('cd-service on SQLite: its file deleted or moved while it runs (issue 2
     const seed = join(dirname(file), 'seed.json');
     for (const text of ['[{"title": ', '{"an": "object"}', '[{"title": "x"}]']) {
       writeFileSync(seed, text);
-      const { code, error } = await refusedCdStart({
+      const { code, error } = await refusedStart('cd-service', {
         CD_DB_PATH: file,
         CD_SEED: 'true',
         CD_SEED_FILE: seed,

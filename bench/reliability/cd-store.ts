@@ -76,36 +76,6 @@ export function invalidStoredCds(db: Database): string[] {
   return bad;
 }
 
-/** What a start of the compiled cd-service that must fail leaves: its exit code, its error, its output. */
-export async function refusedCdStart(
-  env: Record<string, string>,
-): Promise<{ code: number | null; error: string; output: string }> {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: join(repoRoot, 'cd-service'),
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_API_TOKEN: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    output += chunk;
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
-  if (/"message":"cd-service listening"/.test(output)) throw new Error(`it started: ${output}`);
-  const line = output.split('\n').find((l) => l.includes('cd-service cannot start'));
-  return { code, error: line ? String(JSON.parse(line).error) : output, output };
-}
-
 /** The MongoDB wire emulator's install folder (../shared/mongo-wire/setup.sh), or why there is none. */
 export function mongoEmulatorDir(): { dir?: string; missing?: string } {
   const setup = join(repoRoot, '..', 'shared', 'mongo-wire', 'setup.sh');

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import {
   chmodSync,
   existsSync,
@@ -13,40 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import { repoRoot, type ServiceName, startService } from '../src/process.js';
-
-/** What a start that must fail leaves: its exit code and the message it logged. */
-async function refusedStart(
-  name: ServiceName,
-  env: Record<string, string>,
-  user: { uid?: number; gid?: number } = {},
-): Promise<{ code: number | null; error: string; output: string }> {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    ...user,
-    cwd: join(repoRoot, name),
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_API_TOKEN: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    output += chunk;
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
-  expect(output, 'it listened').not.to.match(/"message":"[a-z-]+ listening"/);
-  const line = output.split('\n').find((l) => l.includes('cannot start'));
-  return { code, error: line ? String(JSON.parse(line).error) : output, output };
-}
+import { refusedStart, repoRoot, startService } from '../src/process.js';
 
 const folders: string[] = [];
 

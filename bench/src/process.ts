@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -95,4 +96,47 @@ export function startService(
   env: Record<string, string> = {},
 ): Promise<RunningProcess> {
   return startProcess(join(repoRoot, name), startArguments(name), env);
+}
+
+/** What a start that must fail leaves: its exit code, the error it logged, all its output. */
+export interface Refusal {
+  code: number | null;
+  error: string;
+  output: string;
+}
+
+/**
+ * Runs a compiled service with `env` (as `user` when given) until it exits: it must refuse to
+ * start. Store and token settings are emptied unless `env` sets them.
+ */
+export async function refusedStart(
+  name: ServiceName,
+  env: Record<string, string>,
+  user: { uid?: number; gid?: number } = {},
+): Promise<Refusal> {
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    ...user,
+    cwd: join(repoRoot, name),
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      MONGODB_URI: '',
+      CD_API_TOKEN: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (/"message":"[a-z-]+ listening"/.test(output)) throw new Error(`${name} started: ${output}`);
+  const line = output.split('\n').find((l) => l.includes('cannot start'));
+  return { code, error: line ? String(JSON.parse(line).error) : output, output };
 }
