@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 
 const LAYERS = [
-  ['request observer (id, metrics, log)', /service-kit\/dist\/observe\.js|\/prom-client\/|\/pino\//],
+  ['request record (id, metrics, log)', /service-kit\/dist\/request-record\.js|\/prom-client\/|\/pino\//],
   ['errors', /service-kit\/dist\/error-handler\.js/],
   ['well-formed request', /service-kit\/dist\/well-formed\.js/],
   ['CORS', /service-kit\/dist\/cors\.js|\/@koa\/cors\//],

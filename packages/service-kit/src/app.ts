@@ -12,7 +12,7 @@ import { errorHandler } from './error-handler.js';
 import { serializeJson } from './json.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
-import { requestObserver } from './observe.js';
+import { recordRequests } from './request-record.js';
 import { pages } from './pages.js';
 import { routing } from './routing.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
@@ -94,7 +94,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     } else logger.error({ err: error }, 'the answer failed after it started');
   });
 
-  app.use(requestObserver({ log: options.logRequests ? logger : undefined, metrics }));
+  app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
   app.use(errorHandler({ logger, isApi: isJson, headers: security, renderPage: page.renderError }));
   app.use(wellFormedRequest);
   app.use(corsFor(isJson, methodsOf(api), options.cors ?? { origins: [] }));

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import Koa from 'koa';
-import { Conformance } from '../src/testing/conformance.js';
-import { expectDocumentedApi } from '../src/testing/openapi.js';
-import { fixtureService } from './fixture.js';
+import { Conformance } from '../../src/testing/conformance.js';
+import { expectDocumentedApi } from '../../src/testing/openapi.js';
+import { fixtureService } from '../fixture.js';
 
 const rejects = async (promise: Promise<unknown>) => {
   try {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { launchBrowser, missingChromium } from '../src/testing/browser.js';
+import { launchBrowser, missingChromium } from '../../src/testing/browser.js';
 
 const WHAT_TO_DO =
   /install it \(apt-get install chromium\) or set CHROMIUM_PATH to a Chromium binary$/;

@@ -23,7 +23,7 @@ export function requestIdFor(given: string | string[] | undefined): string {
  * What every request gets: an id (in `ctx.state.requestId` and X-Request-Id), and a record of
  * its answer in `metrics` (by route template) and, when given, one line in `log`.
  */
-export function requestObserver({
+export function recordRequests({
   log,
   metrics,
 }: {

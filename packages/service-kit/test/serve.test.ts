@@ -4,9 +4,10 @@ import type { Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { markDraining } from '../src/health.js';
 import { createHttpServer, gracefulStop } from '../src/serve.js';
+import { captureLogger, listen } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
+import { rawExchange, servedFixture } from './raw-http.js';
 
 /** A raw keep-alive connection: one answer at a time, and whether the server closed it. */
 async function openConnection(port: number) {
@@ -60,44 +61,6 @@ async function listening(options: Parameters<typeof fixtureService>[0] = {}) {
   const { port } = server.address() as AddressInfo;
   return { ...service, server, stop, port };
 }
-
-describe('probes', () => {
-  it('/livez answers 200 while the process runs, never stored', async () => {
-    const { app, request } = fixtureService();
-    const res = await request(app.callback()).get('/livez').expect(200);
-    expect(res.body).to.deep.equal({ status: 'ok' });
-    expect(res.headers['cache-control']).to.equal('no-store');
-    markDraining(app);
-    await request(app.callback()).get('/livez').expect(200);
-  });
-
-  it('/readyz answers 200, then 503 unavailable while the check fails, and 503 draining once the process stops', async () => {
-    const { app, health, request } = fixtureService();
-    const server = app.callback();
-    const ready = await request(server).get('/readyz').expect(200);
-    expect(ready.body).to.deep.equal({ status: 'ok' });
-    expect(ready.headers['cache-control']).to.equal('no-store');
-    expect(ready.headers['content-type']).to.match(/^application\/json/);
-    health.up = false;
-    expect((await request(server).get('/readyz').expect(503)).body).to.deep.equal({
-      status: 'unavailable',
-    });
-    health.up = true;
-    markDraining(app);
-    const draining = await request(server).get('/readyz').expect(503);
-    expect(draining.body).to.deep.equal({ status: 'draining' });
-    expect(draining.headers['cache-control']).to.equal('no-store');
-    // Another app in the same process is not draining.
-    await request(fixtureService().app.callback()).get('/readyz').expect(200);
-  });
-
-  it('are kit operations of the OpenAPI document, beside /healthz', async () => {
-    const { app, request } = fixtureService();
-    const { body } = await request(app.callback()).get('/openapi.json').expect(200);
-    expect(body.paths).to.include.keys('/healthz', '/livez', '/readyz');
-    expect(body.paths['/readyz'].get.responses).to.include.keys('200', '503');
-  });
-});
 
 describe('gracefulStop', () => {
   it('keeps an idle keep-alive connection open: a request sent on it after the stop is answered with Connection: close', async () => {
@@ -214,5 +177,81 @@ describe('serve on SIGTERM', () => {
     const [code] = await served.exit;
     expect(code).to.equal(0);
     expect(served.lines.map((line) => line.message)).to.include('shut down');
+  });
+});
+
+describe('createHttpServer', () => {
+  const served = servedFixture();
+
+  it('answers CONNECT with 405 and the JSON error body', async () => {
+    const answer = await rawExchange(
+      served.url,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect(answer).to.match(/^HTTP\/1\.1 405/);
+    expect(answer).to.include('"status":405');
+  });
+
+  it('answers a malformed request with the JSON error body', async () => {
+    const answer = await rawExchange(served.url, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(answer).to.match(/^HTTP\/1\.1 400/);
+    expect(answer).to.include('"error":"Malformed HTTP request"');
+  });
+
+  it("answers request headers over Node's limit with 431 and the JSON error body", async () => {
+    const answer = await rawExchange(
+      served.url,
+      `GET /api/items HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+    );
+    expect(answer).to.match(/^HTTP\/1\.1 431/);
+    expect(answer).to.include('"status":431');
+  });
+
+  it('never writes an error into an answer already under way: the connection is closed instead', async () => {
+    const { port } = new URL(served.url);
+    const received = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET /streaming HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
+      let text = '';
+      let garbageSent = false;
+      socket.on('data', (chunk) => {
+        text += chunk;
+        if (!garbageSent && text.includes('first part')) {
+          garbageSent = true;
+          socket.write('NOT HTTP AT ALL\r\n\r\n');
+        }
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    expect(received).to.match(/^HTTP\/1\.1 200/);
+    expect(received).to.include('first part');
+    expect(received).not.to.include('HTTP/1.1 400');
+  });
+
+  it('logs a client that leaves in the middle of an answer, and prints no stack trace', async () => {
+    const logger = captureLogger();
+    logger.level = 'debug';
+    const listening = await listen(fixtureService({ logger }).app);
+    const printed: unknown[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => printed.push(args);
+    try {
+      const { port } = new URL(listening.url);
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET /streaming HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
+      socket.once('data', () => socket.destroy());
+      const left = 'the client left before the answer was sent';
+      while (!logger.lines.some((line) => line.message === left)) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      console.error = consoleError;
+      listening.server.close();
+    }
+    expect(printed).to.deep.equal([]);
+    expect(logger.lines.filter((line) => line.level === 'error')).to.deep.equal([]);
   });
 });

@@ -4,20 +4,6 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import { fieldProblem, loadSeedFile, recordLabel, SeedError, type SeedRules } from '../src/seed.js';
-import { fixtureService } from './fixture.js';
-
-describe('health operation', () => {
-  it('answers ok with its facts, and 503 unavailable when the check says so, never stored', async () => {
-    const { app, health, request } = fixtureService();
-    const server = app.callback();
-    const up = await request(server).get('/healthz').expect(200);
-    expect(up.body).to.deep.equal({ status: 'ok', items: 1 });
-    expect(up.headers['cache-control']).to.equal('no-store');
-    health.up = false;
-    const down = await request(server).get('/healthz').expect(503);
-    expect(down.body).to.deep.equal({ status: 'unavailable', items: 1 });
-  });
-});
 
 describe('seed files', () => {
   interface Thing {

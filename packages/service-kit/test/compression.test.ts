@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { fixtureService } from './fixture.js';
+
+describe('compression', () => {
+  const { app, request } = fixtureService();
+  const server = app.callback();
+
+  it('compresses large answers with the best encoding the client takes', async () => {
+    const br = await request(server).get('/api/big/2').set('Accept-Encoding', 'gzip, br');
+    expect(br.headers['content-encoding']).to.equal('br');
+    const gzip = await request(server).get('/api/big/2').set('Accept-Encoding', 'gzip');
+    expect(gzip.headers['content-encoding']).to.equal('gzip');
+    expect(gzip.headers.vary).to.match(/Accept-Encoding/);
+  });
+
+  it('sends bytes that decode to the very body sent without encoding', async () => {
+    const plain = await request(server).get('/api/big/3').set('Accept-Encoding', 'identity');
+    const packed = await request(server).get('/api/big/3').set('Accept-Encoding', 'gzip');
+    expect(packed.headers['content-encoding']).to.equal('gzip');
+    expect(packed.body).to.deep.equal(plain.body);
+    expect(Number(plain.headers['content-length'])).to.be.above(3 * 1024);
+  });
+
+  it('compresses pages and assets too', async () => {
+    const page = await request(server).get('/').set('Accept-Encoding', 'identity');
+    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(page.text)?.[1] ?? '';
+    const css = await request(server).get(href).set('Accept-Encoding', 'br');
+    expect(css.headers['content-encoding']).to.equal('br');
+    const docs = await request(server).get('/docs').set('Accept-Encoding', 'gzip');
+    expect(docs.headers['content-encoding']).to.equal('gzip');
+  });
+
+  it('leaves small answers, HEAD, 204 and clients that take nothing uncompressed', async () => {
+    const small = await request(server).get('/api/items').set('Accept-Encoding', 'gzip, br');
+    expect(small.headers['content-encoding']).to.equal(undefined);
+    expect(small.headers.vary).to.match(/Accept-Encoding/);
+    const plain = await request(server).get('/api/big/2').set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).to.equal(undefined);
+    const head = await request(server).head('/api/big/2').set('Accept-Encoding', 'gzip');
+    expect(head.status).to.equal(200);
+    expect(head.headers['content-encoding']).to.equal(undefined);
+    const removed = await request(server).delete('/api/items/last').set('Accept-Encoding', 'gzip');
+    expect(removed.status).to.equal(204);
+    expect(removed.headers['content-encoding']).to.equal(undefined);
+  });
+
+  it('answers without encoding a client that refuses identity and every encoding we have', async () => {
+    for (const refusal of ['identity;q=0', '*;q=0', 'zstd, identity;q=0', 'identity;q=0.0']) {
+      const res = await request(server)
+        .get('/api/big/2')
+        .set('Accept-Encoding', refusal)
+        .expect(200);
+      expect(res.headers['content-encoding'], refusal).to.equal(undefined);
+      expect(res.body.filler).to.have.length(2048);
+    }
+    const weighed = await request(server)
+      .get('/api/big/2')
+      .set('Accept-Encoding', 'gzip;q=0.5, br;q=0.1, identity;q=0');
+    expect(weighed.headers['content-encoding']).to.equal('gzip');
+  });
+});

@@ -1,0 +1,25 @@
+import { expect } from 'chai';
+import { expectErrorBody } from '../src/testing/http.js';
+import { fixtureService } from './fixture.js';
+
+describe('routing', () => {
+  const { app, request } = fixtureService();
+  const server = app.callback();
+
+  it('answers a method no route has with 405 and Allow: JSON on the API, the layout on pages', async () => {
+    for (const method of ['PROPFIND', 'SEARCH', 'PURGE', 'LOCK', 'LINK']) {
+      const api = await request(server)[method.toLowerCase() as 'get']('/api/items');
+      expectErrorBody(api as never, 405);
+      expect(api.headers.allow, method).to.include('GET');
+      const page = await request(server)[method.toLowerCase() as 'get']('/');
+      expect(page.status, method).to.equal(405);
+      expect(page.headers['content-type']).to.match(/html/);
+      expect(page.text).to.include('Error page');
+    }
+  });
+
+  it('answers a method no route has on a path that does not exist with 404', async () => {
+    const res = await request(server).propfind!('/api/nothing-here');
+    expectErrorBody(res as never, 404);
+  });
+});
