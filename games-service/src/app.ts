@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createServiceApp, describeApi, type Logger } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
-import { GameSearch } from './catalogue/search.js';
 import { apiOperations, missingGenreRoute } from './routes/api.js';
 import { pageRoutes } from './routes/pages.js';
 import { API_INFO, gamesHealth } from './routes/service.js';
@@ -29,8 +28,8 @@ export interface AppOptions {
 }
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
-export function gamesApi(catalogue: Catalogue, search = new GameSearch(catalogue.games)) {
-  return describeApi(API_INFO, [...gamesHealth(catalogue), ...apiOperations(catalogue, search)]);
+export function gamesApi(catalogue: Catalogue) {
+  return describeApi(API_INFO, [...gamesHealth(catalogue), ...apiOperations(catalogue)]);
 }
 
 /** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */
@@ -43,15 +42,14 @@ export function createApp({
   cacheViews,
   metrics,
 }: AppOptions) {
-  const search = new GameSearch(catalogue.games);
   return createServiceApp({
     service: 'games-service',
     root,
     // Written by `npm run build` beside the compiled app; absent when running the sources.
     compiledViews: new URL('./views.js', import.meta.url),
-    api: gamesApi(catalogue, search),
+    api: gamesApi(catalogue),
     jsonPaths: JSON_PATHS,
-    routers: [missingGenreRoute(), pageRoutes(catalogue, search, random)],
+    routers: [missingGenreRoute(), pageRoutes(catalogue, random)],
     errorView: 'error',
     formatting,
     cors: { origins: corsOrigins },

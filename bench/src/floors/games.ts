@@ -16,13 +16,11 @@ interface Catalogue {
   readonly genres: readonly string[];
   readonly size: number;
   byId(id: number): Game | undefined;
-  byGenre(genre: string): readonly Game[];
   topRated(count: number): readonly Game[];
+  genreSize(genre: string): number;
   recommendations(game: Game): Game[];
-  sample(count: number, random: () => number): Game[];
-}
-interface Search {
   search(query: Record<string, unknown>): { total: number; games: Game[] };
+  sample(count: number, random: () => number): Game[];
 }
 
 const TOP_RATED_API_COUNT = 10;
@@ -50,10 +48,6 @@ async function loadDomain() {
     'games-service',
     'catalogue/catalogue.js',
   );
-  const { GameSearch } = await fromDist<{ GameSearch: new (games: readonly Game[]) => Search }>(
-    'games-service',
-    'catalogue/search.js',
-  );
   const { toSummary } = await fromDist<{ toSummary: (game: Game) => unknown }>(
     'games-service',
     'catalogue/game.js',
@@ -61,13 +55,13 @@ async function loadDomain() {
   const catalogue = new Catalogue(
     loadGames(process.env.GAMES_FILE || join(repoRoot, 'seeds', 'games.json')),
   );
-  return { catalogue, search: new GameSearch(catalogue.games), toSummary };
+  return { catalogue, toSummary };
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 export const gamesFloors: FloorSet = async (captured) => {
-  const { catalogue, search, toSummary } = await loadDomain();
+  const { catalogue, toSummary } = await loadDomain();
   const render = await pageRenderer('games-service', captured);
   const gameOf = (id: string | undefined) => {
     const game = catalogue.byId(Number(id));
@@ -86,7 +80,7 @@ export const gamesFloors: FloorSet = async (captured) => {
     'search-json': {
       path: '/api/games',
       handle: (ctx) => {
-        const { total, games } = search.search({
+        const { total, games } = catalogue.search({
           sort: 'id',
           q: text(ctx.query.q),
           limit: Number(ctx.query.limit),
@@ -131,7 +125,7 @@ export const gamesFloors: FloorSet = async (captured) => {
       path: '/search',
       handle: (ctx) => {
         const q = text(ctx.query.q)?.trim();
-        const result = search.search({ q, limit: SEARCH_PAGE_SIZE, offset: 0 });
+        const result = catalogue.search({ q, limit: SEARCH_PAGE_SIZE, offset: 0 });
         const title = q ? `Games matching “${q}”` : 'All games';
         render(ctx, 'search', {
           title,
@@ -143,7 +137,7 @@ export const gamesFloors: FloorSet = async (captured) => {
           orders: SEARCH_ORDERS,
           genres: catalogue.genres.map((name) => ({
             name,
-            count: catalogue.byGenre(name).length,
+            count: catalogue.genreSize(name),
           })),
           total: result.total,
           games: result.games,

@@ -1,4 +1,7 @@
 import type { Game } from './game.js';
+import { GenreIndex } from './genre-index.js';
+import { type Order, sortOrder } from './order.js';
+import { GameSearch, type SearchQuery, type SearchResult } from './search.js';
 
 /** A hidden gem is rated at least this high... */
 export const HIDDEN_GEM_MIN_RATING = 8.5;
@@ -26,44 +29,41 @@ export function compareByRank(a: Game, b: Game): number {
   return a.id - b.id;
 }
 
-/** The order a reader expects of names: by letter, ignoring case and accents (Racing before RPG). */
-const readerOrder = new Intl.Collator('en', { sensitivity: 'base' }).compare;
-
-/** How a genre is matched: ignoring case and surrounding spaces. */
-export const genreKey = (genre: string) => genre.trim().toLowerCase();
-
 /**
- * The games, indexed once so that every question costs in proportion to its
- * answer rather than to the size of the catalogue.
+ * The games, sorted and indexed once so that every question costs in proportion to its answer
+ * rather than to the size of the catalogue. A game is known by its position in `games` (by id);
+ * the ranked order (best first), the genres and the search all share it.
  */
 export class Catalogue {
+  /** Every game, by id. */
   readonly games: readonly Game[];
-  /** Genre display names, alphabetical as a reader expects (ignoring case). */
-  readonly genres: readonly string[];
   readonly #byId = new Map<number, Game>();
-  readonly #byGenre = new Map<string, Game[]>();
-  readonly #rated: readonly Game[];
+  /** Best first (compareByRank). */
+  readonly #rank: Order;
+  readonly #genres: GenreIndex;
+  /** How many games are rated: they come first in the ranked order. */
+  readonly #ratedCount: number;
   readonly #hiddenGems: readonly Game[];
+  readonly #search: GameSearch;
 
   constructor(games: readonly Game[]) {
     this.games = [...games].sort((a, b) => a.id - b.id);
-    const ranked = [...games].sort(compareByRank);
-    const genreNames = new Map<string, string>();
-    for (const game of ranked) {
-      this.#byId.set(game.id, game);
-      const key = genreKey(game.genre);
-      if (!genreNames.has(key)) genreNames.set(key, game.genre);
-      const list = this.#byGenre.get(key);
-      if (list) list.push(game);
-      else this.#byGenre.set(key, [game]);
-    }
-    this.genres = [...genreNames.values()].sort(readerOrder);
-    this.#rated = ranked.filter((game) => game.rating !== null);
-    this.#hiddenGems = this.#rated.filter(isHiddenGem);
+    for (const game of this.games) this.#byId.set(game.id, game);
+    this.#rank = sortOrder(this.games, compareByRank);
+    const ranked = this.#gamesAt(this.#rank.positions);
+    this.#ratedCount = ranked.findLastIndex((game) => game.rating !== null) + 1;
+    this.#hiddenGems = ranked.filter(isHiddenGem);
+    this.#genres = new GenreIndex(this.games, this.#rank);
+    this.#search = new GameSearch(this.games, this.#rank, this.#genres);
   }
 
   get size(): number {
     return this.games.length;
+  }
+
+  /** Genre display names, alphabetical as a reader expects (ignoring case). */
+  get genres(): readonly string[] {
+    return this.#genres.names;
   }
 
   byId(id: number): Game | undefined {
@@ -71,14 +71,18 @@ export class Catalogue {
   }
 
   /** Up to `limit` games of a genre (matched case-insensitively), best first. */
-  byGenre(genre: string, limit = Number.POSITIVE_INFINITY): readonly Game[] {
-    const list = this.#byGenre.get(genreKey(genre)) ?? [];
-    return limit >= list.length ? list : list.slice(0, limit);
+  byGenre(genre: string, limit = Number.POSITIVE_INFINITY): Game[] {
+    return this.#gamesAt(this.#genrePositions(genre).subarray(0, limit));
+  }
+
+  /** How many games have a genre (matched case-insensitively). */
+  genreSize(genre: string): number {
+    return this.#genrePositions(genre).length;
   }
 
   /** The `count` highest-rated games, best first; unrated games never appear. */
-  topRated(count: number): readonly Game[] {
-    return this.#rated.slice(0, count);
+  topRated(count: number): Game[] {
+    return this.#gamesAt(this.#rank.positions.subarray(0, Math.min(count, this.#ratedCount)));
   }
 
   /** Every hidden gem, best first. */
@@ -89,11 +93,17 @@ export class Catalogue {
   /** Up to `count` other games of the same genre, best-rated first. */
   recommendations(game: Game, count = RECOMMENDATION_COUNT): Game[] {
     const picks: Game[] = [];
-    for (const other of this.byGenre(game.genre)) {
+    for (const position of this.#genrePositions(game.genre)) {
       if (picks.length === count) break;
+      const other = this.games[position] as Game;
       if (other.id !== game.id) picks.push(other);
     }
     return picks;
+  }
+
+  /** The games a query finds, one page of them, and how many there are (see GameSearch). */
+  search(query: SearchQuery = {}): SearchResult {
+    return this.#search.search(query);
   }
 
   /** `count` distinct games chosen uniformly at random, in random order. */
@@ -101,6 +111,15 @@ export class Catalogue {
     return sampleIndexes(this.games.length, count, random).map(
       (index) => this.games[index] as Game,
     );
+  }
+
+  #genrePositions(genre: string): Uint32Array {
+    const number = this.#genres.numberOf(genre);
+    return number === undefined ? new Uint32Array(0) : this.#genres.positions(number);
+  }
+
+  #gamesAt(positions: Uint32Array): Game[] {
+    return Array.from(positions, (position) => this.games[position] as Game);
   }
 }
 

@@ -1,6 +1,7 @@
-import { compareByRank, genreKey } from './catalogue.js';
 import type { Game } from './game.js';
+import type { GenreIndex } from './genre-index.js';
 import { lowerBound } from './lower-bound.js';
+import { identityOrder, type Order, sortOrder } from './order.js';
 import { WordIndex } from './word-index.js';
 
 export const SORT_KEYS = [
@@ -35,7 +36,7 @@ export interface SearchQuery {
 }
 
 export interface SearchResult {
-  /** How many games match, before paging. */
+  /** How many games match, before paging: always exact. */
   total: number;
   games: Game[];
 }
@@ -77,16 +78,13 @@ function compareFor(key: OrderKey): Compare {
   return (a, b) => unratedLast(a, b) || sign * byField(a, b) || a.id - b.id;
 }
 
-/** One order of every game: `positions[i]` is the i-th game, `indexOf` its inverse. */
-interface Order {
-  positions: Uint32Array;
-  indexOf: Uint32Array;
-}
+/** Whether the game at a position meets a condition of the query. */
+type Keeps = (position: number) => boolean;
 
 /** A condition of a query other than its words: the games it keeps, and a test for one game. */
 interface Condition {
   positions: Uint32Array;
-  keeps: (position: number) => boolean;
+  keeps: Keeps;
 }
 
 /**
@@ -94,54 +92,43 @@ interface Condition {
  * the page it returns, not to the size of the catalogue. Words go through a WordIndex; every
  * order is sorted once here, so a request never sorts the whole catalogue.
  *
- * A game is known by its position in the ranked order (best first, the order without `sort`).
+ * A game is known by its position in `games` (by id), as in the catalogue.
  */
 export class GameSearch {
-  readonly #ranked: readonly Game[];
+  readonly #games: readonly Game[];
   readonly #words: WordIndex;
   readonly #orders: Record<OrderKey | 'rank', Order>;
   // What the filters read of each game, by position, kept together so that a scan stays in cache.
   readonly #years: Int32Array;
   /** NaN for an unrated game, which no comparison keeps. */
   readonly #ratings: Float64Array;
-  readonly #genreOf: Uint32Array;
-  readonly #genres = new Map<string, number>();
-  readonly #byGenre: Uint32Array[];
+  readonly #genres: GenreIndex;
 
-  constructor(games: readonly Game[]) {
-    this.#ranked = [...games].sort(compareByRank);
-    this.#words = new WordIndex(this.#ranked);
-    const all = Uint32Array.from(this.#ranked.keys());
+  /**
+   * @param games every game, by id
+   * @param rank the order without `sort`: best first
+   * @param genres the games of each genre
+   */
+  constructor(games: readonly Game[], rank: Order, genres: GenreIndex) {
+    this.#games = games;
+    this.#words = new WordIndex(games);
     const orders: Partial<Record<OrderKey | 'rank', Order>> = {
-      rank: { positions: all, indexOf: all },
+      rank,
+      id: identityOrder(games.length),
     };
-    for (const key of [...SORT_KEYS, 'id' as const]) {
-      const compare = compareFor(key);
-      orders[key] = withIndex(
-        all.slice().sort((p, q) => compare(this.#ranked[p] as Game, this.#ranked[q] as Game)),
-      );
-    }
+    for (const key of SORT_KEYS) orders[key] = sortOrder(games, compareFor(key));
     this.#orders = orders as Record<OrderKey | 'rank', Order>;
-    this.#years = Int32Array.from(this.#ranked, (game) => game.releaseYear);
-    this.#ratings = Float64Array.from(this.#ranked, (game) => game.rating ?? Number.NaN);
-    const genreLists: number[][] = [];
-    this.#genreOf = Uint32Array.from(this.#ranked, (game, position) => {
-      const key = genreKey(game.genre);
-      let genre = this.#genres.get(key);
-      if (genre === undefined) {
-        genre = genreLists.push([]) - 1;
-        this.#genres.set(key, genre);
-      }
-      genreLists[genre]?.push(position);
-      return genre;
-    });
-    this.#byGenre = genreLists.map((list) => Uint32Array.from(list));
+    this.#years = Int32Array.from(games, (game) => game.releaseYear);
+    this.#ratings = Float64Array.from(games, (game) => game.rating ?? Number.NaN);
+    this.#genres = genres;
   }
 
-  get size(): number {
-    return this.#ranked.length;
-  }
-
+  /**
+   * The page [offset, offset + limit) of the games the query finds, in its order, and how many
+   * it finds in all. The total is exact: counting reads the postings of the query's words (or
+   * a filter's games), a few nanoseconds each; the page is then found by walking the order
+   * until it is full, from whichever end is nearer, or by sorting the matches when they are few.
+   */
   search(query: SearchQuery = {}): SearchResult {
     checkQuery(query);
     const offset = query.offset ?? 0;
@@ -149,15 +136,17 @@ export class GameSearch {
     const order = this.#orders[query.sort ?? 'rank'];
     const conditions = this.#conditions(query);
     if (conditions === undefined) return { total: 0, games: [] };
-    const words = this.#words.matches(query.q);
     const keeps = (position: number) => conditions.every((condition) => condition.keeps(position));
-    if (words !== undefined) return this.#page(order, words.filter(keeps), undefined, offset, end);
+    const words = this.#words.matches(query.q, conditions.length > 0 ? keeps : undefined);
+    if (words !== undefined) return this.#page(order, words.positions, words.has, offset, end);
     // The condition that keeps fewest games gives the candidates; alone, it needs no test.
     const [fewest, ...others] = conditions.toSorted(
       (a, b) => a.positions.length - b.positions.length,
     );
-    if (fewest === undefined)
-      return { total: this.size, games: this.#gamesAt(order.positions.subarray(offset, end)) };
+    if (fewest === undefined) {
+      const total = this.#games.length;
+      return { total, games: this.#gamesAt(order.positions.subarray(offset, end)) };
+    }
     const matches =
       others.length === 0
         ? fewest.positions
@@ -169,10 +158,13 @@ export class GameSearch {
   #conditions(query: SearchQuery): Condition[] | undefined {
     const conditions: Condition[] = [];
     if (query.genre !== undefined && query.genre.trim() !== '') {
-      const genre = this.#genres.get(genreKey(query.genre));
+      const genre = this.#genres.numberOf(query.genre);
       if (genre === undefined) return undefined;
-      const positions = this.#byGenre[genre] as Uint32Array;
-      conditions.push({ positions, keeps: (position) => this.#genreOf[position] === genre });
+      const { genreOf } = this.#genres;
+      conditions.push({
+        positions: this.#genres.positions(genre),
+        keeps: (position) => genreOf[position] === genre,
+      });
     }
     const minYear = Math.max(query.year ?? -Infinity, query.from ?? -Infinity);
     const maxYear = Math.min(query.year ?? Infinity, query.to ?? Infinity);
@@ -194,11 +186,7 @@ export class GameSearch {
   }
 
   /** The games that `keeps` accepts, where they lie together in an order after those `before`. */
-  #run(
-    key: OrderKey,
-    before: (position: number) => boolean,
-    keeps: (position: number) => boolean,
-  ): Uint32Array {
+  #run(key: OrderKey, before: Keeps, keeps: Keeps): Uint32Array {
     const { positions } = this.#orders[key];
     const at = (index: number) => positions[index] as number;
     const first = lowerBound(positions.length, (index) => before(at(index)));
@@ -207,46 +195,45 @@ export class GameSearch {
   }
 
   /**
-   * The page [offset, end) of the matches, in `order`. Either the matches are sorted by their
-   * place in the order, or, when `keeps` tells a match and that looks at fewer games, the order
-   * is walked from its start until the page is full.
+   * The page [offset, end) of the matches, in `order`, by the cheapest of three ways: sort the
+   * matches by their place in the order; or walk the order from its start, or from its end,
+   * testing each game with `has`, and stop once the page is full.
    */
-  #page(
-    order: Order,
-    matches: Uint32Array,
-    keeps: ((position: number) => boolean) | undefined,
-    offset: number,
-    end: number,
-  ): SearchResult {
+  #page(order: Order, matches: Uint32Array, has: Keeps, offset: number, end: number): SearchResult {
     const total = matches.length;
-    if (offset >= Math.min(end, total)) return { total, games: [] };
-    const walked = (Math.min(end, total) * this.size) / total;
-    if (keeps !== undefined && walked < total * Math.log2(total + 1)) {
-      const games: Game[] = [];
+    const last = Math.min(end, total);
+    if (offset >= last) return { total, games: [] };
+    const spread = this.#games.length / total;
+    const fromStart = last * spread;
+    const fromEnd = (total - offset) * spread;
+    const sorting = total * Math.log2(total + 1);
+    if (sorting < Math.min(fromStart, fromEnd)) {
+      const indexes = matches.map((position) => order.indexOf[position] as number).sort();
+      const page = indexes.subarray(offset, last).map((index) => order.positions[index] as number);
+      return { total, games: this.#gamesAt(page) };
+    }
+    const { positions } = order;
+    const games: Game[] = [];
+    if (fromStart <= fromEnd) {
       let seen = 0;
-      for (const position of order.positions) {
-        if (!keeps(position)) continue;
-        if (seen++ >= offset) games.push(this.#ranked[position] as Game);
-        if (seen === end) break;
+      for (let i = 0; seen < last; i++) {
+        const position = positions[i] as number;
+        if (has(position) && seen++ >= offset) games.push(this.#games[position] as Game);
       }
       return { total, games };
     }
-    const indexes = matches.map((position) => order.indexOf[position] as number).sort();
-    const page = indexes.subarray(offset, end).map((index) => order.positions[index] as number);
-    return { total, games: this.#gamesAt(page) };
+    // Counted from the end, the page is the matches from total - last to total - offset.
+    let seen = 0;
+    for (let i = positions.length - 1; seen < total - offset; i--) {
+      const position = positions[i] as number;
+      if (has(position) && seen++ >= total - last) games.push(this.#games[position] as Game);
+    }
+    return { total, games: games.reverse() };
   }
 
   #gamesAt(positions: Uint32Array): Game[] {
-    return Array.from(positions, (position) => this.#ranked[position] as Game);
+    return Array.from(positions, (position) => this.#games[position] as Game);
   }
-}
-
-function withIndex(positions: Uint32Array): Order {
-  const indexOf = new Uint32Array(positions.length);
-  positions.forEach((position, index) => {
-    indexOf[position] = index;
-  });
-  return { positions, indexOf };
 }
 
 function checkQuery(query: SearchQuery): void {

@@ -1,4 +1,5 @@
-import MiniSearch from 'minisearch';
+// Hand-written: relevance-ranked libraries (MiniSearch, FlexSearch) score every match before
+// keeping a page, and our orders are by id and by rating; see bench/RESULTS.md for the figures.
 import type { Game } from './game.js';
 import { lowerBound } from './lower-bound.js';
 
@@ -17,78 +18,193 @@ export function tokenize(text: string): string[] {
   return [...new Set(normalize(text).split(/[^\p{L}\p{N}]+/u))].filter((word) => word !== '');
 }
 
-/** What MiniSearch holds of a game: `id` is the game's position. */
-type Indexed = Pick<Game, 'title' | 'developer'> & { id: number };
+/** The words a query word starts: ids [first, end) of the sorted vocabulary. */
+interface WordRange {
+  first: number;
+  end: number;
+}
+
+/** The games a query matched; valid until the index is asked again. */
+export interface WordMatches {
+  /** Their positions, each once, in no particular order. */
+  positions: Uint32Array;
+  has(position: number): boolean;
+}
+
+/**
+ * A game's word-by-word check costs about this many posting reads: a query word is checked
+ * game by game when that reads less than its posting lists would.
+ */
+const CHECK_COST = 4;
 
 /**
  * The words of each game's title and developer, to find the games where every word of a query
- * starts one of them.
+ * starts one of them, at a cost that follows the postings read, a few nanoseconds each.
  *
- * MiniSearch reads, for each word it is given, every game that has a word starting with it,
- * before it can keep those that match all the words: "the witcher" would cost every game with
- * "the". So only the query word of least `reach` goes to MiniSearch, and the games it finds are
- * checked against the other words here. Any word would give the same answer; the rarest only
- * keeps the cost down to the games that word reaches.
+ * The vocabulary is sorted, so the words a prefix starts have consecutive ids and their posting
+ * lists lie end to end in one array. The query's rarest word gives the candidates; each other
+ * word then keeps those it reaches, by reading its postings or by checking each candidate's
+ * words, whichever reads less. A search stamps the games it keeps in a scratch array rather
+ * than building sets, so it allocates nothing in proportion to the catalogue.
  */
 export class WordIndex {
-  readonly #miniSearch = new MiniSearch<Indexed>({
-    fields: ['title', 'developer'],
-    tokenize,
-    processTerm: (term) => term,
-    // It is asked for one word at a time, already normalised.
-    searchOptions: { prefix: true, tokenize: (word) => [word] },
-  });
-  /** Each game's words as " word word …": " w" occurs in it when one of them starts with w. */
-  readonly #wordsOf: string[];
-  /** Every distinct word, in code unit order, so that the words a prefix starts lie together. */
+  /** Every distinct word, in code unit order. */
   readonly #words: string[];
-  /** `gamesBefore[i]`: how many games have `words[0]`, plus how many have `words[1]`, … to i - 1. */
-  readonly #gamesBefore: Float64Array;
+  /** The games of word w: `postings[postingStart[w]]` up to `postings[postingStart[w + 1]]`. */
+  readonly #postingStart: Uint32Array;
+  readonly #postings: Uint32Array;
+  /** The word ids of game p, ascending: `wordIds[wordStart[p]]` up to `wordIds[wordStart[p + 1]]`. */
+  readonly #wordStart: Uint32Array;
+  readonly #wordIds: Uint32Array;
+  /** Per game, the stamp of the last search step that kept it. */
+  readonly #stamps: Uint32Array;
+  /** The candidates of the search under way. */
+  readonly #found: Uint32Array;
+  #lastStamp = 0;
 
   /** `games[i]` is found as position i. */
   constructor(games: readonly Pick<Game, 'title' | 'developer'>[]) {
-    this.#miniSearch.addAll(games.map(({ title, developer }, id) => ({ id, title, developer })));
+    const wordsOf = games.map(({ title, developer }) => tokenize(`${title} ${developer}`));
     const gamesWith = new Map<string, number>();
-    this.#wordsOf = games.map(({ title, developer }) => {
-      const words = new Set([...tokenize(title), ...tokenize(developer)]);
+    for (const words of wordsOf) {
       for (const word of words) gamesWith.set(word, (gamesWith.get(word) ?? 0) + 1);
-      return ` ${[...words].join(' ')}`;
-    });
+    }
     this.#words = [...gamesWith.keys()].sort();
-    this.#gamesBefore = new Float64Array(this.#words.length + 1);
-    this.#words.forEach((word, index) => {
-      this.#gamesBefore[index + 1] =
-        (this.#gamesBefore[index] as number) + (gamesWith.get(word) as number);
+    const idOf = new Map(this.#words.map((word, id) => [word, id]));
+    this.#postingStart = new Uint32Array(this.#words.length + 1);
+    this.#words.forEach((word, id) => {
+      this.#postingStart[id + 1] =
+        (this.#postingStart[id] as number) + (gamesWith.get(word) as number);
     });
+    const postingCount = this.#postingStart[this.#words.length] as number;
+    this.#postings = new Uint32Array(postingCount);
+    this.#wordIds = new Uint32Array(postingCount);
+    this.#wordStart = new Uint32Array(games.length + 1);
+    const next = this.#postingStart.slice(0, -1);
+    let at = 0;
+    wordsOf.forEach((words, position) => {
+      const ids = Uint32Array.from(words, (word) => idOf.get(word) as number).sort();
+      for (const id of ids) {
+        this.#postings[(next[id] as number)++] = position;
+        this.#wordIds[at++] = id;
+      }
+      this.#wordStart[position + 1] = at;
+    });
+    this.#stamps = new Uint32Array(games.length);
+    this.#found = new Uint32Array(games.length);
   }
 
   /**
-   * How many games have each word that `prefix` starts, summed over those words: what MiniSearch
-   * reads to find the games for `prefix`.
+   * How many games have each word that `prefix` starts, summed over those words: the postings
+   * read to find the games for `prefix`.
    */
   reach(prefix: string): number {
-    const words = this.#words;
-    const first = lowerBound(words.length, (index) => (words[index] as string) < prefix);
-    const end = lowerBound(
-      words.length,
-      (index) => (words[index] as string).startsWith(prefix),
-      first,
-    );
-    return (this.#gamesBefore[end] as number) - (this.#gamesBefore[first] as number);
+    return this.#reachOf(this.#range(prefix));
   }
 
-  /** The positions of the games where each word of `q` starts a word; undefined for a blank q. */
-  matches(q = ''): Uint32Array | undefined {
+  /**
+   * The games where each word of `q` starts a word of the title or developer, and that `keeps`
+   * accepts; undefined for a blank q. Text without a letter or digit (`-`, an emoji) has no word
+   * to start one: nothing matches.
+   */
+  matches(q = '', keeps?: (position: number) => boolean): WordMatches | undefined {
     if (q.trim() === '') return undefined;
-    // Rarest first; a lone word is never compared, so it costs no reach. Text without a letter
-    // or digit (`-`, an emoji) has no word to start one: nothing matches.
-    const [rarest, ...others] = tokenize(q).sort((a, b) => this.reach(a) - this.reach(b));
-    if (rarest === undefined) return new Uint32Array(0);
-    const found = Uint32Array.from(this.#miniSearch.search(rarest), (result) => result.id);
-    if (others.length === 0) return found;
-    const starts = others.map((word) => ` ${word}`);
-    return found.filter((position) =>
-      starts.every((start) => (this.#wordsOf[position] as string).includes(start)),
-    );
+    const ranges = tokenize(q)
+      .map((word) => this.#range(word))
+      .sort((a, b) => this.#reachOf(a) - this.#reachOf(b));
+    const [rarest, ...others] = ranges;
+    const stamps = this.#stamps;
+    const found = this.#found;
+    let stamp = this.#newStamps(ranges.length + 1);
+    let count = rarest === undefined ? 0 : this.#gamesOf(rarest, stamp);
+    for (const range of others) {
+      if (count === 0) break;
+      const kept = stamp + 1;
+      if (this.#reachOf(range) <= count * CHECK_COST) {
+        const postings = this.#postingsOf(range);
+        for (let i = 0; i < postings.length; i++) {
+          const position = postings[i] as number;
+          if (stamps[position] === stamp) stamps[position] = kept;
+        }
+      } else {
+        for (let i = 0; i < count; i++) {
+          const position = found[i] as number;
+          if (this.#hasWordIn(position, range)) stamps[position] = kept;
+        }
+      }
+      stamp = kept;
+      count = this.#keep(count, (position) => stamps[position] === kept, stamp);
+    }
+    if (keeps !== undefined && count > 0) count = this.#keep(count, keeps, ++stamp);
+    const last = stamp;
+    return {
+      positions: found.subarray(0, count),
+      has: (position) => stamps[position] === last,
+    };
+  }
+
+  #range(prefix: string): WordRange {
+    const words = this.#words;
+    const first = lowerBound(words.length, (id) => (words[id] as string) < prefix);
+    const end = lowerBound(words.length, (id) => (words[id] as string).startsWith(prefix), first);
+    return { first, end };
+  }
+
+  #reachOf({ first, end }: WordRange): number {
+    return (this.#postingStart[end] as number) - (this.#postingStart[first] as number);
+  }
+
+  #postingsOf({ first, end }: WordRange): Uint32Array {
+    return this.#postings.subarray(this.#postingStart[first], this.#postingStart[end]);
+  }
+
+  #hasWordIn(position: number, { first, end }: WordRange): boolean {
+    const last = this.#wordStart[position + 1] as number;
+    for (let i = this.#wordStart[position] as number; i < last; i++) {
+      const id = this.#wordIds[i] as number;
+      if (id >= first) return id < end;
+    }
+    return false;
+  }
+
+  /** Puts the games of `range` in `found`, each once, stamped; returns how many. */
+  #gamesOf(range: WordRange, stamp: number): number {
+    const postings = this.#postingsOf(range);
+    const stamps = this.#stamps;
+    const found = this.#found;
+    let count = 0;
+    for (let i = 0; i < postings.length; i++) {
+      const position = postings[i] as number;
+      if (stamps[position] !== stamp) {
+        stamps[position] = stamp;
+        found[count++] = position;
+      }
+    }
+    return count;
+  }
+
+  /** Keeps, of the first `count` candidates, those `keeps` accepts, stamped; returns how many. */
+  #keep(count: number, keeps: (position: number) => boolean, stamp: number): number {
+    const found = this.#found;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const position = found[i] as number;
+      if (keeps(position)) {
+        this.#stamps[position] = stamp;
+        found[kept++] = position;
+      }
+    }
+    return kept;
+  }
+
+  /** The first of `count` stamps no game carries yet. */
+  #newStamps(count: number): number {
+    if (this.#lastStamp + count >= 0xffffffff) {
+      this.#stamps.fill(0);
+      this.#lastStamp = 0;
+    }
+    const first = this.#lastStamp + 1;
+    this.#lastStamp += count;
+    return first;
   }
 }

@@ -9,7 +9,6 @@ import {
 } from 'service-kit';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/game.js';
-import type { GameSearch } from '../catalogue/search.js';
 import { idParameter, limitParameter, readGameId, readLimit } from './params.js';
 import { LIST_PARAMETERS, MAX_LIMIT, readSearchQuery } from './search-params.js';
 
@@ -29,7 +28,7 @@ const gems = {
  * The read-only JSON API under /api/games, in routing order: literal paths come before
  * `/:id`, which would otherwise read them as ids.
  */
-export function apiOperations(catalogue: Catalogue, search: GameSearch): Operation[] {
+export function apiOperations(catalogue: Catalogue): Operation[] {
   const findGame = (ctx: Context): Game => {
     const { id } = readGameId(ctx.params);
     const game = catalogue.byId(id);
@@ -58,7 +57,7 @@ export function apiOperations(catalogue: Catalogue, search: GameSearch): Operati
       errors: [400],
       handler: (ctx) => {
         const query = readSearchQuery(ctx.query);
-        const { total, games } = search.search({ sort: 'id', ...query });
+        const { total, games } = catalogue.search({ sort: 'id', ...query });
         ctx.set('Cache-Control', CACHE_CONTROL.stable);
         setPageHeaders(ctx, { params: query, shown: games.length, total, maxLimit: MAX_LIMIT });
         ctx.body = games.map(toSummary);

@@ -13,7 +13,7 @@ import {
 } from '../catalogue/catalogue.js';
 import { coverSvg, coverVersion } from '../catalogue/cover.js';
 import type { Game } from '../catalogue/game.js';
-import type { GameSearch, SearchQuery } from '../catalogue/search.js';
+import type { SearchQuery } from '../catalogue/search.js';
 import { readGameId } from './params.js';
 import { SEARCH_PARAMETERS, SEARCH_READING } from './search-params.js';
 
@@ -57,7 +57,7 @@ const readSearchPage = parameterValidator<
 );
 
 /** The server-rendered pages. */
-export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () => number): Router {
+export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
   const page = async (
     ctx: Context,
     view: string,
@@ -107,7 +107,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
     })
     .get('/search', (ctx) => {
       const { q, genre, sort, page: pageNumber = 1 } = readSearchPage(ctx.query);
-      const result = search.search({
+      const result = catalogue.search({
         q,
         genre,
         sort,
@@ -131,7 +131,7 @@ export function pageRoutes(catalogue: Catalogue, search: GameSearch, random: () 
         genre: shownGenre ?? genre ?? '',
         sort: sort ?? '',
         orders: SEARCH_ORDERS,
-        genres: catalogue.genres.map((name) => ({ name, count: catalogue.byGenre(name).length })),
+        genres: catalogue.genres.map((name) => ({ name, count: catalogue.genreSize(name) })),
         total: result.total,
         games: result.games,
         page: pageNumber,

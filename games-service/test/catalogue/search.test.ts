@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { compareByRank } from '../../src/catalogue/catalogue.js';
+import { Catalogue, compareByRank } from '../../src/catalogue/catalogue.js';
 import type { Game } from '../../src/catalogue/game.js';
 import {
   compareCodePoints,
-  GameSearch,
   type OrderKey,
   type SearchQuery,
   type SearchResult,
@@ -92,7 +91,7 @@ function generateGames(count: number, seed: number): Game[] {
   });
 }
 
-describe('GameSearch', function () {
+describe('Catalogue search', function () {
   this.timeout(20_000);
   const games = [
     makeGame({ id: 1, title: 'Pokémon Red', developer: 'Game Freak', genre: 'RPG' }),
@@ -103,7 +102,7 @@ describe('GameSearch', function () {
     makeGame({ id: 6, title: 'Ōkami', developer: 'Clover Studio', genre: 'Adventure' }),
     makeGame({ id: 7, title: 'The Witcher 3', developer: 'CD Projekt Red', genre: 'RPG' }),
   ];
-  const search = new GameSearch(games);
+  const search = new Catalogue(games);
   const find = (query: SearchQuery) => ids(search.search(query));
 
   describe('q', () => {
@@ -127,7 +126,7 @@ describe('GameSearch', function () {
     });
 
     it('finds a word whole and as the start of longer words at once, each game once', () => {
-      const index = new GameSearch([
+      const index = new Catalogue([
         makeGame({ id: 1, title: 'Red Dead Red', developer: 'Rockstar' }),
         makeGame({ id: 2, title: 'Redemption', developer: 'Rock' }),
         makeGame({ id: 3, title: 'Bored', developer: 'Rocket' }),
@@ -140,7 +139,7 @@ describe('GameSearch', function () {
     });
 
     it('finds several words where one starts a word of every game, in any order', () => {
-      const index = new GameSearch([
+      const index = new Catalogue([
         makeGame({ id: 1, title: 'The Witcher', developer: 'CD Projekt Studio' }),
         makeGame({ id: 2, title: 'The Witness', developer: 'Thekla Studio' }),
         makeGame({ id: 3, title: 'Theme Hospital', developer: 'Bullfrog Studio' }),
@@ -193,7 +192,7 @@ describe('GameSearch', function () {
       makeGame({ id: 4, genre: 'Racing', rating: 5.0, releaseYear: 2001 }),
       makeGame({ id: 5, genre: 'Puzzle', rating: 9.9, releaseYear: 2001 }),
     ];
-    const index = new GameSearch(rated);
+    const index = new Catalogue(rated);
     const filter = (query: SearchQuery) => ids(index.search(query)).sort();
 
     it('keeps one genre, matched case-insensitively', () => {
@@ -239,7 +238,7 @@ describe('GameSearch', function () {
       makeGame({ id: 4, title: 'Échec', rating: null, releaseYear: 2001, reviewCount: 10 }),
       makeGame({ id: 6, title: 'Zulu', rating: 9.5, releaseYear: 1999, reviewCount: 20 }),
     ];
-    const index = new GameSearch(sortable);
+    const index = new Catalogue(sortable);
     const sorted = (sort?: OrderKey) => ids(index.search(sort ? { sort } : {}));
 
     it('puts the best first by default, as compareByRank does', () => {
@@ -278,7 +277,7 @@ describe('GameSearch', function () {
     });
 
     it('orders titles past U+FFFF after U+E000..U+FFFF, as code points do', () => {
-      const wide = new GameSearch([
+      const wide = new Catalogue([
         makeGame({ id: 1, title: '\u{1F600} smile' }),
         makeGame({ id: 2, title: '\uFF21 wide A' }),
         makeGame({ id: 3, title: 'a' }),
@@ -322,7 +321,7 @@ describe('GameSearch', function () {
   it('answers an empty result when nothing matches', () => {
     expect(search.search({ q: 'zzz' })).to.deep.equal({ total: 0, games: [] });
     expect(search.search({ q: 'half', genre: 'Puzzle' })).to.deep.equal({ total: 0, games: [] });
-    expect(new GameSearch([]).search({ sort: 'title' })).to.deep.equal({ total: 0, games: [] });
+    expect(new Catalogue([]).search({ sort: 'title' })).to.deep.equal({ total: 0, games: [] });
   });
 
   it('rejects a query no caller should send', () => {
@@ -334,7 +333,7 @@ describe('GameSearch', function () {
 
   it('agrees with a plain filter and sort on many generated queries', () => {
     const generated = generateGames(2_000, 7);
-    const index = new GameSearch(generated);
+    const index = new Catalogue(generated);
     const { next, pick } = generator(11);
     const prefixes = ['st', 'QUEST', 'drag', 'okami', 'lég', 'cafe', 'nandu', 'ze', '1', '42', 'x'];
     for (let i = 0; i < 400; i++) {
@@ -355,13 +354,43 @@ describe('GameSearch', function () {
     }
   });
 
+  it('stops at the page and gives what a full scan gives, first page to last, in each order', () => {
+    // A word in a third of the titles, one letter (words of all kinds), several words, and
+    // words with a filter: the page is found by walking the order from either end, or by
+    // sorting the matches, and the total is the exact count of the matches.
+    const generated = generateGames(20_000, 5);
+    const index = new Catalogue(generated);
+    const shapes: SearchQuery[] = [
+      { q: 'quest' },
+      { q: 's' },
+      { q: 'z' },
+      { q: 'st her 1' },
+      { q: 'dragon', genre: 'rpg', minRating: 3 },
+      { q: 'zero', from: 1990, to: 2000 },
+    ];
+    for (const shape of shapes) {
+      for (const sort of [...SORT_KEYS, 'id' as const, undefined]) {
+        const all = reference(generated, { ...shape, sort });
+        const { total } = all;
+        for (const offset of [0, 20, Math.floor(total / 2), Math.max(0, total - 20), total]) {
+          const query: SearchQuery = { ...shape, sort, offset, limit: 20 };
+          const actual = index.search(query);
+          expect(actual.total, JSON.stringify(query)).to.equal(total);
+          expect(ids(actual), JSON.stringify(query)).to.deep.equal(
+            ids({ total, games: all.games.slice(offset, offset + 20) }),
+          );
+        }
+      }
+    }
+  });
+
   describe('on 100,000 games', () => {
     let big: Game[];
-    let index: GameSearch;
+    let index: Catalogue;
 
     before(() => {
       big = generateGames(100_000, 3);
-      index = new GameSearch(big);
+      index = new Catalogue(big);
     });
 
     it('finds the few games a selective query asks for, in order', () => {
@@ -379,6 +408,15 @@ describe('GameSearch', function () {
         expect(actual.total, JSON.stringify(query)).to.equal(expected.total);
         expect(ids(actual), JSON.stringify(query)).to.deep.equal(ids(expected));
       }
+    });
+
+    it('orders the matches of a query by id (the API) and best first (the search page)', () => {
+      const byId = index.search({ q: 'quest', sort: 'id', limit: 20 });
+      expect(ids(byId)).to.deep.equal(ids(reference(big, { q: 'quest', sort: 'id', limit: 20 })));
+      expect(ids(byId)).to.deep.equal([...ids(byId)].sort((a, b) => a - b));
+      const ranked = index.search({ q: 'quest', limit: 24 });
+      expect(ids(ranked)).to.deep.equal(ids(reference(big, { q: 'quest', limit: 24 })));
+      expect(ranked.games).to.deep.equal([...ranked.games].sort(compareByRank));
     });
 
     it('pages the whole catalogue in each order', () => {

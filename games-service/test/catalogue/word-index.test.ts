@@ -29,7 +29,7 @@ describe('WordIndex', () => {
   ]);
   const matches = (q?: string) => {
     const found = index.matches(q);
-    return found && [...found.sort()];
+    return found && [...found.positions].sort((a, b) => a - b);
   };
 
   it('counts, for a prefix, the games of each word it starts', () => {
@@ -56,6 +56,24 @@ describe('WordIndex', () => {
     // The rarer word finds the game; the other starts none of its words, only their middles.
     expect(matches('rocket re')).to.deep.equal([]);
     expect(matches('redemption ock')).to.deep.equal([]);
+  });
+
+  it('tells each matched game, and only those, until it is asked again', () => {
+    const found = index.matches('studio r') as NonNullable<ReturnType<typeof index.matches>>;
+    expect([0, 1, 2, 3].filter((position) => found.has(position))).to.deep.equal([0, 1, 2]);
+  });
+
+  it('keeps only the games a filter accepts', () => {
+    const found = index.matches('studio', (position) => position % 2 === 1);
+    expect(found && [...found.positions].sort()).to.deep.equal([1, 3]);
+    expect(found && [0, 1, 2, 3].filter((position) => found.has(position))).to.deep.equal([1, 3]);
+  });
+
+  it('answers the same for a query word checked game by game as by its postings', () => {
+    // "studio" reaches every game: after "bored" leaves one candidate, it is checked on that game.
+    expect(matches('bored studio')).to.deep.equal([2]);
+    expect(matches('bored studio rock')).to.deep.equal([2]);
+    expect(matches('bored studio red')).to.deep.equal([]);
   });
 
   it('answers undefined for a blank query and nothing for one without a word', () => {
