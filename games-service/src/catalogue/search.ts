@@ -1,7 +1,7 @@
 import type { Game } from './game.js';
 import type { GenreIndex } from './genre-index.js';
 import { lowerBound } from './lower-bound.js';
-import { identityOrder, type Order, sortOrder } from './order.js';
+import { identityOrder, type Order, orderByNumber, orderByText, reverseOrder } from './order.js';
 import { WordIndex } from './word-index.js';
 
 export const SORT_KEYS = [
@@ -56,26 +56,41 @@ export function compareCodePoints(a: string, b: string): number {
 const codePointRank = (unit: number) =>
   unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
 
-type Compare = (a: Game, b: Game) => number;
-type Field = 'rating' | 'title' | 'releaseYear' | 'reviewCount' | 'id';
+/** Plain `<` gives code-point order unless a text holds a surrogate (a code point past U+FFFF). */
+const compareUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const hasSurrogate = (text: string) => /[\uD800-\uDFFF]/.test(text);
 
-/** Ascending by one field; unrated games are put last apart from this. */
-const FIELD_ORDERS: Record<Field, Compare> = {
-  rating: (a, b) => (a.rating ?? 0) - (b.rating ?? 0),
-  title: (a, b) => compareCodePoints(a.title, b.title),
-  releaseYear: (a, b) => a.releaseYear - b.releaseYear,
-  reviewCount: (a, b) => a.reviewCount - b.reviewCount,
-  id: (a, b) => a.id - b.id,
-};
-
-/** A sort key's order: its field either way, unrated games last either way, ties by id. */
-function compareFor(key: OrderKey): Compare {
-  const sign = key.startsWith('-') ? -1 : 1;
-  const field = key.replace('-', '') as Field;
-  const byField = FIELD_ORDERS[field];
-  const unratedLast: Compare =
-    field === 'rating' ? (a, b) => Number(a.rating === null) - Number(b.rating === null) : () => 0;
-  return (a, b) => unratedLast(a, b) || sign * byField(a, b) || a.id - b.id;
+/**
+ * Every sort key's order, each field sorted once: its field either way, unrated games last
+ * either way, ties by id. A descending order is its ascending one reversed, ties kept by id.
+ */
+function sortKeyOrders(games: readonly Game[]): Record<SortKey, Order> {
+  const numbers = (value: (game: Game) => number) => Float64Array.from(games, value);
+  const sameIn = (keys: ArrayLike<unknown>) => (p: number, q: number) => keys[p] === keys[q];
+  // Ratings in tenths, as whole numbers (the seed's rule) when they all are; unrated games sort
+  // last, above every rating, and stay last when reversed.
+  const inTenths = games.every(({ rating }) => rating === null || Number.isInteger(rating * 10));
+  const ratings = numbers(({ rating }) =>
+    rating === null ? Number.POSITIVE_INFINITY : inTenths ? Math.round(rating * 10) : rating,
+  );
+  const unrated = games.filter((game) => game.rating === null).length;
+  const titles = games.map((game) => game.title);
+  const years = numbers((game) => game.releaseYear);
+  const reviews = numbers((game) => game.reviewCount);
+  const rating = orderByNumber(ratings);
+  const title = orderByText(titles, titles.some(hasSurrogate) ? compareCodePoints : compareUnits);
+  const releaseYear = orderByNumber(years);
+  const reviewCount = orderByNumber(reviews);
+  return {
+    rating,
+    '-rating': reverseOrder(rating, sameIn(ratings), unrated),
+    title,
+    '-title': reverseOrder(title, sameIn(titles)),
+    releaseYear,
+    '-releaseYear': reverseOrder(releaseYear, sameIn(years)),
+    reviewCount,
+    '-reviewCount': reverseOrder(reviewCount, sameIn(reviews)),
+  };
 }
 
 /** Whether the game at a position meets a condition of the query. */
@@ -112,12 +127,7 @@ export class GameSearch {
   constructor(games: readonly Game[], rank: Order, genres: GenreIndex) {
     this.#games = games;
     this.#words = new WordIndex(games);
-    const orders: Partial<Record<OrderKey | 'rank', Order>> = {
-      rank,
-      id: identityOrder(games.length),
-    };
-    for (const key of SORT_KEYS) orders[key] = sortOrder(games, compareFor(key));
-    this.#orders = orders as Record<OrderKey | 'rank', Order>;
+    this.#orders = { rank, id: identityOrder(games.length), ...sortKeyOrders(games) };
     this.#years = Int32Array.from(games, (game) => game.releaseYear);
     this.#ratings = Float64Array.from(games, (game) => game.rating ?? Number.NaN);
     this.#genres = genres;

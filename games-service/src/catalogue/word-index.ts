@@ -15,8 +15,14 @@ export function normalize(text: string): string {
 
 /** The distinct normalised words of a text; anything but a letter or a digit separates them. */
 export function tokenize(text: string): string[] {
-  return [...new Set(normalize(text).split(/[^\p{L}\p{N}]+/u))].filter((word) => word !== '');
+  // Printable ASCII has no accent or compatibility form: lower case alone normalises it.
+  const words = ASCII.test(text)
+    ? text.toLowerCase().split(/[^a-z0-9]+/)
+    : normalize(text).split(/[^\p{L}\p{N}]+/u);
+  return [...new Set(words)].filter((word) => word !== '');
 }
+
+const ASCII = /^[ -~]*$/;
 
 /** The words a query word starts: ids [first, end) of the sorted vocabulary. */
 interface WordRange {

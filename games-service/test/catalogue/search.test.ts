@@ -263,6 +263,20 @@ describe('Catalogue search', function () {
       expect(sorted('-reviewCount')).to.deep.equal([1, 2, 6, 3, 4, 5]);
     });
 
+    it('sorts ratings finer than a tenth and numbers of any size exactly', () => {
+      const fine = new Catalogue([
+        makeGame({ id: 1, rating: 7.25, reviewCount: Number.MAX_SAFE_INTEGER }),
+        makeGame({ id: 2, rating: 7.2, reviewCount: 0 }),
+        makeGame({ id: 3, rating: null, reviewCount: 2 ** 40 }),
+        makeGame({ id: 4, rating: 7.25, reviewCount: 2 ** 40 }),
+      ]);
+      const order = (sort: OrderKey) => ids(fine.search({ sort }));
+      expect(order('rating')).to.deep.equal([2, 1, 4, 3]);
+      expect(order('-rating')).to.deep.equal([1, 4, 2, 3]);
+      expect(order('reviewCount')).to.deep.equal([2, 3, 4, 1]);
+      expect(order('-reviewCount')).to.deep.equal([1, 3, 4, 2]);
+    });
+
     it('sorts by id, the order of the API when no sort is asked', () => {
       expect(sorted('id')).to.deep.equal([1, 2, 3, 4, 5, 6]);
       expect(ids(index.search({ sort: 'id', q: 'beta' }))).to.deep.equal([1, 2, 5]);
