@@ -12,6 +12,8 @@ import {
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 1_000_000;
+/** The largest year `before` takes: four digits, beyond any CD's year. */
+export const MAX_BEFORE_YEAR = 9999;
 
 const SORTS = SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
@@ -34,9 +36,13 @@ export const LIST_PARAMETERS: Parameter[] = [
       { type: 'string', minLength: 1, pattern: TEXT_PATTERN },
     ),
   ),
-  query('before', 'Only the CDs released before this year', { type: 'integer' }),
-  query('fields', '`title`: each item is only `{"title"}`', { enum: ['title'] }),
+  query('before', `Only the CDs released before this year (at most ${MAX_BEFORE_YEAR})`, {
+    type: 'integer',
+    maximum: MAX_BEFORE_YEAR,
+  }),
+  query('fields', '`title`: each item is only `{"title"}`', { type: 'string', enum: ['title'] }),
   query('sort', 'The order, `-` first for descending; ties go by title, then id. Default `title`', {
+    type: 'string',
     enum: SORTS,
   }),
   query('limit', `At most this many CDs (default ${DEFAULT_LIMIT})`, {

@@ -39,12 +39,27 @@ describe('readListParams', () => {
     expect(checkListParams({ before: '-5' }).ok).to.equal(true);
   });
 
+  it('reads a number in any JSON spelling, up to the maximum its schema states', () => {
+    for (const before of ['2e3', '2000.0', '2000']) {
+      expect(checkListParams({ before, limit: '1E1' }), before).to.deep.equal({
+        ok: true,
+        value: { before: 2000, limit: 10 },
+      });
+    }
+    expect(checkListParams({ before: '9999' }).ok).to.equal(true);
+    for (const before of ['10000', '9007199254740992', '1e400']) {
+      expect(details({ before }), before).to.deep.equal([
+        { field: 'before', message: 'must be an integer of at most 9999' },
+      ]);
+    }
+  });
+
   it('refuses invalid values, naming the parameter', () => {
     const cases: [string, string][] = [
       ['before', 'abc'],
       ['before', '2.5'],
       ['before', ''],
-      ['before', '1e3'],
+      ['before', '1e'],
       ['before', '9999999999999999999'],
       ['fields', 'bogus'],
       ['fields', 'title,artist'],

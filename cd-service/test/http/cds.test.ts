@@ -408,6 +408,17 @@ describeEachStore('HTTP API /cds', (factory) => {
         'artist, genre, before, fields, sort, limit, offset',
       );
     });
+
+    it('reads numbers in any JSON spelling, and names the largest `before` it takes', async () => {
+      const plain = await request(app).get('/cds?before=2000&limit=5').expect(200);
+      const spelled = await request(app).get('/cds?before=2e3&limit=5.0').expect(200);
+      expect(spelled.body).to.deep.equal(plain.body);
+      const res = await request(app).get('/cds?before=9007199254740992');
+      expectErrorBody(res, 400);
+      expect(res.body.details).to.deep.equal([
+        { field: 'before', message: 'must be an integer of at most 9999' },
+      ]);
+    });
   });
 
   describe('PUT /cds/:id', () => {

@@ -1,11 +1,12 @@
 import { type Parameter, parameterValidator } from 'service-kit';
+import { gameSchema } from '../catalogue/game.js';
 
 export const idParameter: Parameter = {
   name: 'id',
   in: 'path',
   required: true,
-  description: 'The game id, a positive integer',
-  schema: { type: 'integer', minimum: 1 },
+  description: 'The game id: an integer from 1 to 2^53 - 1, the largest a game may have',
+  schema: gameSchema.properties.id,
 };
 
 export const limitParameter: Parameter = {
@@ -15,10 +16,12 @@ export const limitParameter: Parameter = {
   schema: { type: 'integer', minimum: 1, maximum: 1000 },
 };
 
-/** The game id of a route's path (`/api/games/:id`, `/games/:id`); a 400 otherwise. */
+/**
+ * The game id of a route's path (`/api/games/:id`, `/games/:id`); a 400 otherwise, one that
+ * names the largest id for a larger integer.
+ */
 export const readGameId = parameterValidator<{ id: number }>([idParameter], {
-  summary: () => 'The game id must be a positive integer',
-  messages: { id: 'must be a positive integer' },
+  summary: ([problem]) => `The game id ${problem?.message}`,
 });
 
 /** The `limit` of a list that takes nothing else; other parameters are ignored. */

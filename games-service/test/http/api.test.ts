@@ -83,14 +83,17 @@ describe('JSON API /api/games', () => {
       expectErrorBody(await request(app).get('/api/games/999999'), 404);
     });
 
-    it('answers 400 for an id that is not a positive integer', async () => {
-      for (const id of ['abc', '0', '-1', '1.5', '1e3', '01', '99999999999999999999', '%20']) {
+    it('answers 400 for an id that is not an integer from 1 to the largest documented', async () => {
+      const largest = Number.MAX_SAFE_INTEGER;
+      const ids = ['abc', '0', '-1', '1.5', '1e3', '01', '%20', String(largest + 1)];
+      for (const id of [...ids, '99999999999999999999']) {
         const res = await request(app).get(`/api/games/${id}`);
         expectErrorBody(res, 400);
-        expect(res.body.details).to.deep.equal([
-          { field: 'id', message: 'must be a positive integer' },
-        ]);
+        const message = `must be an integer from 1 to ${largest}`;
+        expect(res.body.details).to.deep.equal([{ field: 'id', message }]);
+        expect(res.body.error).to.equal(`The game id ${message}`);
       }
+      expectErrorBody(await request(app).get(`/api/games/${largest}`), 404);
     });
 
     it('never reads top-rated, hidden-gems or genre as an id', async () => {

@@ -62,6 +62,22 @@ describe('GET /api/games with search parameters', () => {
     expect(year.body.length).to.equal(catalogue.games.filter((g) => g.releaseYear === 2017).length);
   });
 
+  it('reads a number in any JSON spelling, as a client library writes it', async () => {
+    const plain = await request(app).get('/api/games?minRating=9&limit=5').expect(200);
+    for (const query of [
+      'minRating=9.0&limit=5',
+      'minRating=9E0&limit=5e0',
+      'minRating=0.9e1&limit=5.0',
+    ]) {
+      const res = await request(app).get(`/api/games?${query}`).expect(200);
+      expect(res.body, query).to.deep.equal(plain.body);
+    }
+    const tiny = await request(app).get('/api/games?minRating=1e-7').expect(200);
+    const decimal = await request(app).get('/api/games?minRating=0.0000001').expect(200);
+    expect(tiny.body).to.deep.equal(decimal.body).and.have.length.above(0);
+    await request(app).get('/api/games?minRating=2.5E0').expect(200);
+  });
+
   it('sorts both ways, unrated games last either way', async () => {
     const best = await request(app).get('/api/games?sort=-rating').expect(200);
     const ratings = best.body.map((g: Summary) => g.rating);

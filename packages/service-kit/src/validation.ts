@@ -47,9 +47,10 @@ type RawValues = Readonly<Record<string, string | string[] | undefined>>;
  * A function that turns `ctx.query` or `ctx.params` into the typed values of `parameters`
  * (the very Parameter objects the OpenAPI document shows, their schemas compiled here), or
  * throws a 400 naming each problem, in the order of the request. Query text is trimmed;
- * a number is read only from plain digits (never " 12" or "1e3"); a path integer only in
- * its one spelling (no leading zero), since a path names one resource; a repeated key
- * "must be given once".
+ * a query number is read from any JSON number spelling (`10`, `2.5E0`, `1e-7`: what
+ * JavaScript's and Python's `str` write), never from other text (" 12", "0x10", "Infinity");
+ * a path integer only in its one spelling (no leading zero), since a path names one resource;
+ * a repeated key "must be given once".
  */
 export function parameterValidator<T = Record<string, unknown>>(
   parameters: readonly Parameter[],
@@ -207,26 +208,27 @@ const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 const isNumeric = (schema: JsonSchema) => schema.type === 'integer' || schema.type === 'number';
 const isText = (p: Parameter) => p.in === 'query' && !isNumeric(p.schema);
 
-const INTEGER = /^-?[0-9]{1,16}$/;
+/** RFC 8259's number: what a client's JSON library writes (leading zeros tolerated). */
+const JSON_NUMBER = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 /** A path integer has one spelling: no leading zero, no "-0". */
-const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]{0,15})$/;
-const DECIMAL = /^-?[0-9]{1,16}(\.[0-9]{1,16})?$/;
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
 
 /**
  * How a parameter's text becomes its value: a number when the schema wants one and the text
- * is plainly one (a safe integer for `integer`), else the text itself, for the schema to refuse.
+ * is one, else the text itself, for the schema to refuse. An integer beyond 2^53 is kept as
+ * text too, since no JavaScript number holds it exactly: the schema's `maximum` (which every
+ * integer parameter states) words the refusal.
  */
 function reader(p: Parameter): (text: string) => unknown {
-  if (p.schema.type === 'integer') {
-    const digits = p.in === 'path' ? CANONICAL_INTEGER : INTEGER;
-    return (text) => {
-      if (!digits.test(text)) return text;
-      const value = Number(text);
-      return Number.isSafeInteger(value) ? value : text;
-    };
-  }
-  if (p.schema.type === 'number') return (text) => (DECIMAL.test(text) ? Number(text) : text);
-  return (text) => text;
+  if (!isNumeric(p.schema)) return (text) => text;
+  const integer = p.schema.type === 'integer';
+  const spelling = integer && p.in === 'path' ? CANONICAL_INTEGER : JSON_NUMBER;
+  return (text) => {
+    if (!spelling.test(text)) return text;
+    const value = Number(text);
+    if (!Number.isFinite(value)) return text;
+    return integer && Number.isInteger(value) && !Number.isSafeInteger(value) ? text : value;
+  };
 }
 
 /**

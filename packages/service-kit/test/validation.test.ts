@@ -49,15 +49,49 @@ describe('parameterValidator', () => {
     expect(read({ limit: '0010' })).to.deep.equal({ limit: 10 });
   });
 
-  it('reads a number only from plain digits, never as ajv would coerce it', () => {
-    for (const raw of [' 12', '12 ', '1e3', '1.5', '0x10', '+5', '', 'abc', '99999999999999999']) {
+  it('reads a number from any JSON number spelling, never as ajv would coerce it', () => {
+    const spellings: [string, number][] = [
+      ['1e-7', 1e-7],
+      ['2.5E0', 2.5],
+      ['1E+1', 10],
+      ['0.0000001', 1e-7],
+      ['8.50', 8.5],
+      ['-0', -0],
+    ];
+    for (const [raw, value] of spellings) {
+      const read = parameterValidator([query('rating', { type: 'number', maximum: 10 })]);
+      expect(read({ rating: raw }), raw).to.deep.equal({ rating: value });
+    }
+    for (const [raw, value] of [
+      ['1e3', 1000],
+      ['10.0', 10],
+      ['0010', 10],
+    ] as const) {
+      expect(read({ limit: raw }), raw).to.deep.equal({ limit: value });
+    }
+    for (const raw of [' 12', '12 ', '1.5', '0x10', '+5', '', 'abc', '1e', '1e400']) {
       expect(refusal(() => read({ limit: raw })).details, JSON.stringify(raw)).to.deep.equal([
         { field: 'limit', message: 'must be an integer from 1 to 1000' },
       ]);
     }
-    for (const raw of ['.5', '5.', '1e1', ' 5', 'NaN', 'Infinity']) {
+    for (const raw of ['.5', '5.', '1e2', ' 5', 'NaN', 'Infinity', '1e400', '1_0']) {
       expect(refusal(() => read({ rating: raw })).details[0]?.field, raw).to.equal('rating');
     }
+  });
+
+  it('refuses an integer beyond its maximum, however large, naming the maximum', () => {
+    const big = parameterValidator([
+      query('n', { type: 'integer', maximum: Number.MAX_SAFE_INTEGER }),
+    ]);
+    expect(big({ n: '9007199254740991' })).to.deep.equal({ n: Number.MAX_SAFE_INTEGER });
+    for (const raw of ['9007199254740992', '9007199254740993', '1e16', '9'.repeat(400)]) {
+      expect(refusal(() => big({ n: raw })).details, raw).to.deep.equal([
+        { field: 'n', message: 'must be an integer of at most 9007199254740991' },
+      ]);
+    }
+    // Without a maximum, no integer that a number cannot hold exactly is read as another one.
+    const unbounded = parameterValidator([query('n', { type: 'integer' })]);
+    expect(refusal(() => unbounded({ n: '9007199254740993' })).details[0]?.field).to.equal('n');
   });
 
   it('says what is wrong in the words of the schema, for each parameter, in the order asked', () => {
@@ -162,7 +196,7 @@ describe('parameterValidator', () => {
       messages: { id: 'must be a positive integer' },
     });
     expect(readId({ id: '42' })).to.deep.equal({ id: 42 });
-    for (const raw of ['01', '-0', '0', '1.0', ' 1', '9007199254740993', 'abc']) {
+    for (const raw of ['01', '-0', '0', '1.0', '1e3', ' 1', '9007199254740993', 'abc']) {
       expect(
         refusal(() => readId({ id: raw })),
         raw,
