@@ -29,5 +29,39 @@ export function corsFor(
     allowMethods: [...methods],
     ...(headers && { allowHeaders: headers }),
   });
-  return (ctx, next) => (applies(ctx) ? handler(ctx, next) : next());
+  const corsHandler = anyOrigin ? sameForEveryOrigin(handler) : handler;
+  return (ctx, next) => (applies(ctx) ? corsHandler(ctx, next) : next());
+}
+
+/**
+ * With every origin allowed (`*`) the answer does not depend on Origin, yet @koa/cors 5 says
+ * `Vary: Origin` on every answer, so a shared cache (the stack's edge) would keep one copy per
+ * origin, or none. This takes Origin out of Vary again, on an error's headers too.
+ */
+function sameForEveryOrigin(handler: Middleware): Middleware {
+  return async (ctx, next) => {
+    try {
+      await handler(ctx, next);
+    } catch (error) {
+      const headers = (error as { headers?: Record<string, string> }).headers;
+      if (headers && typeof headers.vary === 'string') {
+        const vary = withoutOrigin(headers.vary);
+        if (vary) headers.vary = vary;
+        else delete headers.vary;
+      }
+      throw error;
+    } finally {
+      const vary = withoutOrigin(ctx.response.get('Vary'));
+      if (vary) ctx.set('Vary', vary);
+      else ctx.remove('Vary');
+    }
+  };
+}
+
+function withoutOrigin(vary: string): string {
+  return vary
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && name.toLowerCase() !== 'origin')
+    .join(', ');
 }

@@ -41,4 +41,21 @@ describe('CORS', () => {
     const res = await request(app.callback()).get('/api/items').set('Origin', 'https://a.example');
     expect(res.headers['access-control-allow-origin']).to.equal('*');
   });
+
+  it('says no Vary: Origin beside Access-Control-Allow-Origin: *, errors included', async () => {
+    const { app, request } = fixtureService({ cors: { origins: ['*'] } });
+    const server = app.callback();
+    const res = await request(server)
+      .get('/api/items')
+      .set('Origin', 'https://a.example')
+      .expect(200);
+    expect(res.headers['access-control-allow-origin']).to.equal('*');
+    expect(res.headers.vary ?? '').not.to.match(/origin/i);
+    const error = await request(server)
+      .get('/api/big/0')
+      .set('Origin', 'https://a.example')
+      .expect(404);
+    expect(error.headers['access-control-allow-origin']).to.equal('*');
+    expect(error.headers.vary ?? '').not.to.match(/origin/i);
+  });
 });
