@@ -24,7 +24,7 @@ export const API_INFO: ApiInfo = {
 export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation[] =>
   healthOperations({
     summary: 'Whether the service and its store answer',
-    details: { store: { enum: [...STORE_KINDS] } },
+    details: { store: { type: 'string', enum: [...STORE_KINDS] } },
     mayFail: true,
     check: async () => {
       const details = { store: store.kind };

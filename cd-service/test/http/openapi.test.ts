@@ -81,8 +81,17 @@ describeEachStore('GET /openapi.json and /docs', (factory) => {
       'DELETE /cds/{id}',
       'GET /openapi.json',
     ]);
-    const post = (document.paths as unknown as Paths)['/cds']?.post as Op & { security?: unknown };
-    expect(post.security).to.deep.equal([{ bearerAuth: [] }]);
+    const paths = document.paths as unknown as Record<
+      string,
+      Record<string, { security?: unknown }>
+    >;
+    for (const [path, methods] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const needed = method === 'get' ? [] : [{ bearerAuth: [] }];
+        expect(operation.security, `${method} ${path}`).to.deep.equal(needed);
+      }
+    }
+    const post = (document.paths as unknown as Paths)['/cds']?.post as Op;
     for (const status of ['400', '401', '413', '415', '500'])
       expect(post.responses, status).to.have.property(status);
     const bad = await request(app)
@@ -94,6 +103,8 @@ describeEachStore('GET /openapi.json and /docs', (factory) => {
   it('/docs shows the document, and its policy lets it load its stylesheet and nothing else', async () => {
     const res = await request(app).get('/docs').expect(200).expect('Content-Type', /html/);
     expect(res.text).to.include('CD Collection API reference');
+    // The token is named on the three writes, not on the reads.
+    expect(res.text.split('Needs <code>Authorization: Bearer')).to.have.length(4);
     expect(res.text).to.match(/href="\/assets\/styles\.css\?v=[\w-]+"/);
     const csp = res.headers['content-security-policy'] ?? '';
     expect(csp).to.include("default-src 'none'");

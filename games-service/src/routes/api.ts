@@ -45,7 +45,8 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       description:
         'Without parameters, every game by id. The parameters filter, sort and page them; ' +
         '`X-Total-Count` tells how many games match in all and `Link` points to the `next` and ' +
-        '`prev` pages. An unknown, repeated or invalid parameter is a 400 naming each problem.',
+        '`prev` pages. An unknown, repeated or invalid parameter is a 400 naming each problem, ' +
+        'and so are `year` with `from` or `to`, and a `from` after `to`.',
       parameters: LIST_PARAMETERS,
       responses: {
         200: {
@@ -96,7 +97,10 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       method: 'get',
       path: '/api/games/genre/:genre',
       summary: 'The games of a genre',
-      description: 'The genre is matched case-insensitively. Best-rated first.',
+      description:
+        'The genre is matched case-insensitively. Best-rated first. ' +
+        '`/api/games/genre/recommendations` also fits `/api/games/{id}/recommendations`: ' +
+        'it is this route (the genre `recommendations`), which is matched first.',
       parameters: [
         {
           name: 'genre',
@@ -136,6 +140,9 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       method: 'get',
       path: '/api/games/:id/recommendations',
       summary: 'Up to 3 other games of the same genre, best-rated first',
+      description:
+        '`/api/games/genre/recommendations` is not this route but `/api/games/genre/{genre}`, ' +
+        'which is matched first.',
       parameters: [idParameter],
       responses: { 200: { description: 'The recommended games', schema: summaries } },
       errors: [400, 404],

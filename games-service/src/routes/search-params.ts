@@ -32,9 +32,9 @@ export const SEARCH_PARAMETERS = {
     'Only games rated at least this, from 0 to 10: `8.5`. Unrated games are left out.',
     { type: 'number', minimum: 0, maximum: 10 },
   ),
-  year: year('year', 'Only games released this year; not with `from` or `to`'),
-  from: year('from', 'Only games released this year or later'),
-  to: year('to', 'Only games released this year or earlier'),
+  year: year('year', 'Only games released this year; not with `from` or `to` (a 400)'),
+  from: year('from', 'Only games released this year or later; not after `to` (a 400)'),
+  to: year('to', 'Only games released this year or earlier; not before `from` (a 400)'),
   sort: query(
     'sort',
     'The order: `rating`, `title`, `releaseYear` or `reviewCount`, with `-` first for descending (`-rating`: best first). Unrated games come last either way; ties go by id. Without it, games come by id.',

@@ -103,6 +103,12 @@ describe('JSON API /api/games', () => {
       }
       expect((await request(app).get('/api/games/genre')).status).to.equal(404);
     });
+
+    it('reads /api/games/genre/recommendations as a genre, as the document says', async () => {
+      const res = await request(app).get('/api/games/genre/recommendations');
+      expectErrorBody(res, 404);
+      expect(res.body.error).to.equal('No game has the genre recommendations');
+    });
   });
 
   describe('GET /api/games/:id/recommendations', () => {

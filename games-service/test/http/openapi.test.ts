@@ -22,6 +22,20 @@ describe('OpenAPI document and /docs', () => {
       '/api/games/{id}/recommendations',
       '/openapi.json',
     ]);
+    type Described = { description?: string; parameters?: { name: string; description: string }[] };
+    const get = (path: string) => (document.paths[path] as { get: Described }).get;
+    // Both routes fit /api/games/genre/recommendations: each says which one answers it.
+    expect(get('/api/games/genre/{genre}').description).to.include(
+      'it is this route (the genre `recommendations`), which is matched first',
+    );
+    expect(get('/api/games/{id}/recommendations').description).to.include(
+      '`/api/games/genre/recommendations` is not this route but `/api/games/genre/{genre}`',
+    );
+    const list = get('/api/games');
+    expect(list.description).to.include('a `from` after `to`');
+    expect(list.parameters?.find((p) => p.name === 'from')?.description).to.include(
+      'not after `to`',
+    );
   });
 
   it('/docs shows the document in the site layout', async () => {

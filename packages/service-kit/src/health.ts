@@ -22,7 +22,7 @@ const schema = (status: string, details: Record<string, JsonSchema>) => ({
   type: 'object',
   additionalProperties: false,
   required: ['status', ...Object.keys(details)],
-  properties: { status: { const: status }, ...details },
+  properties: { status: { type: 'string', const: status }, ...details },
 });
 
 /** The apps whose process is shutting down (`serve` marks them): their /readyz answers 503. */
@@ -98,7 +98,9 @@ export function healthOperations({
           type: 'object',
           additionalProperties: false,
           required: ['status'],
-          properties: { status: { enum: mayFail ? ['draining', 'unavailable'] : ['draining'] } },
+          properties: {
+            status: { type: 'string', enum: mayFail ? ['draining', 'unavailable'] : ['draining'] },
+          },
         },
       },
     },

@@ -61,6 +61,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const BEARER_DESCRIPTION =
   'Writes need `Authorization: Bearer <token>` when the service has a token.';
 
+/**
+ * The API is where the document is: a relative URL, resolved against the URL the client read
+ * the document from, so it stays true on any host and port and behind a proxy.
+ */
+const SAME_ORIGIN = {
+  url: '/',
+  description: 'The host that serves this document (a relative URL: any host and port)',
+};
+
 /** Declares the operations on a router, in order (literal paths must come before parameters). */
 export function mount(router: Router, operations: readonly Operation[]): Router {
   for (const op of operations) router[op.method](op.path, ...(op.use ?? []), op.handler);
@@ -71,6 +80,7 @@ const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** An OpenAPI 3.1 document of the operations; every schema in it is one the service uses. */
 export function openApiDocument(info: ApiInfo, operations: readonly Operation[]): JsonSchema {
+  const secured = operations.some((op) => op.bearerAuth);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const responses: Record<string, unknown> = {};
@@ -102,16 +112,17 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
           content: { 'application/json': { schema: op.requestBody } },
         },
       }),
-      ...(op.bearerAuth && { security: [{ bearerAuth: [] }] }),
+      // With a scheme in the document, each operation says whether it needs it: a read, not.
+      ...(secured && { security: op.bearerAuth ? [{ bearerAuth: [] }] : [] }),
       responses,
     };
   }
-  const secured = operations.some((op) => op.bearerAuth);
   const { bearerDescription = BEARER_DESCRIPTION, ...documentInfo } = info;
   return {
     openapi: '3.1.0',
     info: documentInfo,
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [SAME_ORIGIN],
     paths,
     components: {
       schemas: { Error: errorBodySchema },

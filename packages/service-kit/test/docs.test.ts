@@ -1,5 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
+import { describeApi } from '../src/docs.js';
+import type { Operation } from '../src/operations.js';
 import { fixtureService } from './fixture.js';
 
 describe('OpenAPI document and /docs', () => {
@@ -38,5 +40,38 @@ describe('OpenAPI document and /docs', () => {
       }
     }
     expect(res.text).to.not.match(/undefined|NaN/);
+  });
+
+  it('names its server relative to itself, and which operations need the bearer token', () => {
+    const read: Operation = {
+      id: 'read',
+      method: 'get',
+      path: '/api/things',
+      summary: 'Read',
+      responses: { 200: { description: 'Things' } },
+      errors: [],
+      handler: () => {},
+    };
+    const write: Operation = { ...read, id: 'write', method: 'post', bearerAuth: true };
+    const info = { title: 'T', version: '1', description: 'D' };
+    type Doc = {
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { security?: unknown }>>;
+      components: { securitySchemes?: Record<string, { type: string; scheme: string }> };
+    };
+    const secured = describeApi(info, [read, write]).document as Doc;
+    expect(secured.servers.map((server) => server.url)).to.deep.equal(['/']);
+    expect(secured.components.securitySchemes?.bearerAuth).to.include({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    expect(secured.paths['/api/things']?.post?.security).to.deep.equal([{ bearerAuth: [] }]);
+    expect(secured.paths['/api/things']?.get?.security).to.deep.equal([]);
+    expect(secured.paths['/openapi.json']?.get?.security).to.deep.equal([]);
+
+    const open = describeApi(info, [read]).document as Doc;
+    expect(open.servers.map((server) => server.url)).to.deep.equal(['/']);
+    expect(open.components.securitySchemes).to.equal(undefined);
+    expect(open.paths['/api/things']?.get).to.not.have.property('security');
   });
 });

@@ -6,7 +6,7 @@ import { destinationParam, destinationParameter } from './params.js';
 /** An activity of the highlights answer: one whose `highlight` is always true. */
 const highlightSchema = {
   ...activitySchema,
-  properties: { ...activitySchema.properties, highlight: { const: true } },
+  properties: { ...activitySchema.properties, highlight: { type: 'boolean', const: true } },
 };
 
 /** Answers JSON that any cache may keep: the plans are fixed while the process runs. */

@@ -35,6 +35,38 @@ describe('OpenAPI test helpers', () => {
     expect(failure.message).to.match(/\/api\/big\/0/);
   });
 
+  it('fail on a valid document that leaves a client to guess', async () => {
+    const vague = new Koa().use((ctx) => {
+      ctx.body = {
+        openapi: '3.1.0',
+        info: { title: 'T', version: '1' },
+        paths: {
+          '/api/x': {
+            get: {
+              parameters: [{ name: 'n', in: 'query', schema: { type: 'integer' } }],
+              responses: {
+                200: {
+                  description: 'X',
+                  content: { 'application/json': { schema: { enum: ['a', 'b'] } } },
+                },
+              },
+            },
+            post: { security: [{ apiKey: [] }], responses: { 204: { description: 'Done' } } },
+          },
+        },
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      };
+    });
+    const { message } = await rejects(expectDocumentedApi(vague.callback(), sized));
+    expect(message).to.equal(
+      '/openapi.json: no servers entry; ' +
+        'an enum or const without a type at #/paths/~1api~1x/get/responses/200/content/application~1json/schema; ' +
+        'GET /api/x: the integer parameter n states no maximum; ' +
+        'GET /api/x: no security (`[]` when it needs none); ' +
+        'POST /api/x: the security scheme apiKey is not defined',
+    );
+  });
+
   it('catch a response the document does not describe', () => {
     const { conformance } = fixtureService();
     const checker = new Conformance(conformance.document, () => true);
