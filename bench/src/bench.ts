@@ -1,7 +1,7 @@
 // make bench: issue 19's targets. Each service as a real process, each route against its
 // same-work floor, a plain Koa replay and a bare replay (measure-route.ts); CD writes; growth
 // with the data; start time and memory. Prints RESULTS.md; --write writes it. See README.md.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,15 +14,24 @@ import {
   loadAverageNow,
   type ProcessRow,
   report,
+  scaleResults,
 } from './report.js';
 import { ROUTES } from './routes.js';
-import { CD_QUERIES, cdsAtScale, GAMES_QUERIES, gamesAtScale } from './scale.js';
+import {
+  CD_QUERIES,
+  cdsAtScale,
+  GAMES_QUERIES,
+  gamesAtScale,
+  SCALE_HEADING,
+  scaleSection,
+} from './scale.js';
 import { sendVaried } from './varied.js';
 import { measureMix, measurePosts } from './writes.js';
 
 const { values: options } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     only: { type: 'string' },
     rounds: { type: 'string' },
@@ -113,20 +122,15 @@ async function main() {
     processes: [],
     failures: [],
   };
-  for (const service of SERVICES) {
-    if (wanted(service)) await part(service, results, () => measureService(service, results));
+  if (!options.scale) {
+    for (const service of SERVICES) {
+      if (wanted(service)) await part(service, results, () => measureService(service, results));
+    }
   }
-  const targetsOnly = <T extends { target?: boolean }>(queries: T[]) =>
-    quick ? queries.filter((query) => query.target) : queries;
-  if (wanted('cd-service')) {
-    await part('growth of cd-service', results, async () => {
-      results.cdScale = await cdsAtScale(tmp, BASE_ENV, settings, targetsOnly(CD_QUERIES));
-    });
-  }
-  if (wanted('games-service')) {
-    await part('growth of games-service', results, async () => {
-      results.gamesScale = await gamesAtScale(tmp, BASE_ENV, settings, targetsOnly(GAMES_QUERIES));
-    });
+  await measureScale(results);
+  if (options.scale) {
+    writeScaleSection(results);
+    return finish(results);
   }
   const text = report(results);
   console.log(text);
@@ -135,6 +139,55 @@ async function main() {
     writeFileSync(file, `${text}\n${keptSections(file)}`);
     log(`wrote ${file}`);
   }
+  finish(results);
+}
+
+/** Growth with the data: each service at 1,000 records and at its large size. */
+async function measureScale(results: BenchResults) {
+  const targetsOnly = <T extends { target?: boolean }>(queries: T[]) =>
+    quick ? queries.filter((query) => query.target) : queries;
+  const start = loadAverageNow();
+  if (wanted('games-service')) {
+    await part('growth of games-service', results, async () => {
+      results.gamesScale = await gamesAtScale(
+        tmp,
+        BASE_ENV,
+        settings,
+        targetsOnly(GAMES_QUERIES),
+        STARTS,
+      );
+    });
+  }
+  if (wanted('cd-service')) {
+    await part('growth of cd-service', results, async () => {
+      results.cdScale = await cdsAtScale(tmp, BASE_ENV, settings, targetsOnly(CD_QUERIES));
+    });
+  }
+  results.scaleLoadAverage = { start, end: loadAverageNow() };
+}
+
+/**
+ * `--scale`: prints the growth section alone and, with `--write`, puts it in place of the one
+ * in RESULTS.md (up to the next section), leaving the rest of the file as it was.
+ */
+function writeScaleSection(results: BenchResults) {
+  const section = scaleSection(scaleResults(results), {
+    loadAverage: results.scaleLoadAverage ?? { start: Number.NaN, end: Number.NaN },
+    settings,
+  }).join('\n');
+  console.log(section);
+  if (!options.write) return;
+  const file = join(repoRoot, 'bench', 'RESULTS.md');
+  const text = readFileSync(file, 'utf8');
+  const from = text.indexOf(`\n${SCALE_HEADING}\n`);
+  if (from === -1) throw new Error(`${file} has no "${SCALE_HEADING}" section to replace`);
+  const next = text.indexOf('\n## ', from + 1);
+  const rest = next === -1 ? '' : text.slice(next + 1);
+  writeFileSync(file, `${text.slice(0, from + 1)}${section}\n${rest}`);
+  log(`wrote the growth section of ${file}`);
+}
+
+function finish(results: BenchResults) {
   const differs = results.routes.some((row) => row.floorBody === 'differs');
   if (results.failures.length > 0 || differs) {
     log(`kept ${tmp} (the captured answers, the data) to look into`);

@@ -6,7 +6,7 @@ import type { RunSettings, Summary } from './compare.js';
 import type { RouteRow } from './measure-route.js';
 import type { ServiceName } from './process.js';
 import { GROUPS, type Group } from './routes.js';
-import { type GrowthRow, LARGE, type ScaleResult, SMALL } from './scale.js';
+import { type ScaleResult, scaleSection, scaleVerdicts } from './scale.js';
 import { VARIED_REQUESTS } from './varied.js';
 import { MIX_CONNECTIONS, MIX_READ, type MixResult } from './writes.js';
 
@@ -38,6 +38,8 @@ export interface BenchResults {
   processes: ProcessRow[];
   cdScale?: ScaleResult;
   gamesScale?: ScaleResult;
+  /** The load average at the start and the end of the scale part. */
+  scaleLoadAverage?: { start: number; end: number };
   /** The parts that failed, with why: not measured. */
   failures: string[];
 }
@@ -93,29 +95,6 @@ function routeTable(rows: RouteRow[]): string {
   return [...lines, ...(failures.length ? ['', 'Failed answers:', '', ...failures] : [])].join(
     '\n',
   );
-}
-
-function growthTable(rows: GrowthRow[]): string {
-  return [
-    `| what | URL | req/s at ${fmt(SMALL)} | req/s at ${fmt(LARGE)} | p50 / p99 ms at ${fmt(SMALL)} | p50 / p99 ms at ${fmt(LARGE)} | time at ${fmt(LARGE)} / at ${fmt(SMALL)} | target |`,
-    '|---|---|---:|---:|---:|---:|---:|---|',
-    ...rows.map(
-      (row) =>
-        `| ${row.what} | \`${row.path}\` | ${fmt(row.small.rps)} | ${fmt(row.large.rps)} | ${latency(row.small)} | ${latency(row.large)} | ${fmt(row.growth, 2)}x | ${row.target === undefined ? 'reported' : atMost(row.growth, row.target, 'x', 1)} |`,
-    ),
-  ].join('\n');
-}
-
-function scaleSection(title: string, what: string, scale: ScaleResult | undefined): string[] {
-  if (!scale) return [];
-  return [
-    `### ${title}`,
-    '',
-    growthTable(scale.rows),
-    '',
-    `Start to listening (reported): ${fmt(scale.startMs.small)} ms with ${fmt(SMALL)} ${what}, ${fmt(scale.startMs.large)} ms with ${fmt(LARGE)}.`,
-    '',
-  ];
 }
 
 function writesSection(results: BenchResults): string[] {
@@ -178,15 +157,7 @@ function verdicts(results: BenchResults): string[] {
       );
     }
   }
-  for (const scale of [results.cdScale, results.gamesScale]) {
-    for (const row of scale?.rows ?? []) {
-      if (row.target !== undefined) {
-        lines.push(
-          `${atMost(row.growth, row.target, 'x', 1)} ${short(row.service)} \`${row.path}\`: at ${fmt(LARGE)} records, ${fmt(row.growth, 2)}x the time at ${fmt(SMALL)}`,
-        );
-      }
-    }
-  }
+  lines.push(...scaleVerdicts(scaleResults(results)).map((line) => line.slice(2)));
   if (results.posts) {
     lines.push(
       `${verdict(results.posts.rps >= MIN_POSTS_RPS, `>= ${fmt(MIN_POSTS_RPS)} req/s`)} cd durable \`POST /cds\`: ${fmt(results.posts.rps)} req/s`,
@@ -222,7 +193,7 @@ function method(results: BenchResults): string {
     '',
     `- Each route runs on four servers, each a process of its own on 127.0.0.1, loaded by autocannon from the bench's process: **the service** (compiled, started with its \`npm start\` command, request logs off); **the same-work floor**, a minimal Koa 3 + @koa/router app doing the route's work on every request with the service's compiled domain code and templates (bench/src/floors/); **plain Koa**, a Koa 3 + @koa/router app replaying the service's captured answer (status, headers, body) at the same path; **bare**, a node:http server replaying it too. The floor sends the captured status and headers as they are, so it differs from plain Koa by the work alone; "floor body" says whether it answered the service's very bytes. The three run with the Node flags of the service's \`npm start\` (its heap settings).`,
     `- The four alternate: ${rounds} round(s) of ${seconds} s each, ${connections} connections (after ${warmSeconds} s of warm-up each), the first server of each round moving on by one. req/s and latencies are the medians of the rounds; each ratio is the median of the round-by-round ratios. Targets are fractions of the floor: service / floor. service / plain Koa is what the service costs above the framework, floor / plain Koa what the work costs.`,
-    `- Growth: the service started twice, on ${fmt(SMALL)} and on ${fmt(LARGE)} generated records, both running, the same URL alternated between them; the time of a request is 1 / req/s, so growth = req/s at ${fmt(SMALL)} / req/s at ${fmt(LARGE)}.`,
+    '- Growth with the data: see its section.',
     "- Latencies are autocannon's per-response times, measured to the microsecond (its histogram counts whole milliseconds).",
   ].join('\n');
 }
@@ -231,6 +202,9 @@ function machine(results: BenchResults): string {
   const cpu = cpus();
   return `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, load average ${fmt(results.loadAverage, 2)} at the start`;
 }
+
+export const scaleResults = (results: BenchResults): ScaleResult[] =>
+  [results.gamesScale, results.cdScale].filter((result) => result !== undefined);
 
 export function loadAverageNow(): number {
   return loadavg()[0] ?? Number.NaN;
@@ -264,9 +238,10 @@ export function report(results: BenchResults): string {
       const rows = results.routes.filter((row) => row.route.group === group);
       return rows.length ? [`## ${GROUPS[group]}`, '', routeTable(rows), ''] : [];
     }),
-    ...(results.cdScale || results.gamesScale ? ['## Growth with the data', ''] : []),
-    ...scaleSection('CD lists (SQLite)', 'CDs', results.cdScale),
-    ...scaleSection('Game search', 'games', results.gamesScale),
+    ...scaleSection(scaleResults(results), {
+      loadAverage: results.scaleLoadAverage ?? { start: Number.NaN, end: Number.NaN },
+      settings: results.settings,
+    }),
     ...writesSection(results),
     ...processSection(results.processes, results.routes),
   ].join('\n');

@@ -44,9 +44,10 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       summary: 'Every game, or those a search finds',
       description:
         'Without parameters, every game by id. The parameters filter, sort and page them; ' +
-        '`X-Total-Count` tells how many games match in all and `Link` points to the `next` and ' +
-        '`prev` pages. An unknown, repeated or invalid parameter is a 400 naming each problem, ' +
-        'and so are `year` with `from` or `to`, and a `from` after `to`.',
+        '`X-Total-Count` tells how many games match in all, always exactly (never capped, ' +
+        'whatever the query), and `Link` points to the `next` and `prev` pages. An unknown, ' +
+        'repeated or invalid parameter is a 400 naming each problem, and so are `year` with ' +
+        '`from` or `to`, and a `from` after `to`.',
       parameters: LIST_PARAMETERS,
       responses: {
         200: {
