@@ -402,7 +402,8 @@ describe('Catalogue search', function () {
     let big: Game[];
     let index: Catalogue;
 
-    before(() => {
+    before(function () {
+      this.timeout(60_000); // generating and indexing 100,000 games, on a busy machine
       big = generateGames(100_000, 3);
       index = new Catalogue(big);
     });
