@@ -44,7 +44,7 @@ const cd = (artist = 'Reliability') => ({
 
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe('cd-service on SQLite: one file, one process (issue 20, item 5)', function () {
+describe('cd-service on SQLite: one file, one process', function () {
   this.timeout(120_000);
   const running: RunningProcess[] = [];
   afterEach(async () => {
@@ -71,7 +71,7 @@ describe('cd-service on SQLite: one file, one process (issue 20, item 5)', funct
     expect(readdirSync(dirname(file)).sort()).to.deep.equal(files);
     expect(readFileSync(`${file}.lock`, 'utf8')).to.equal(lock);
 
-    // What issue 20 measured: a write through a second service left the first one's lists stale.
+    // A write through a second service would leave the first one's lists stale.
     // Now there is no second service, and the first one's lists are its own writes.
     const q = await send(`${first.url}/cds`, 'POST', cd('Q'));
     expect((await send(`${first.url}/cds?artist=Q`)).body).to.deep.equal([q.body]);
@@ -86,7 +86,7 @@ describe('cd-service on SQLite: one file, one process (issue 20, item 5)', funct
   });
 });
 
-describe('cd-service on SQLite: its file deleted or moved while it runs (issue 20, item 4)', function () {
+describe('cd-service on SQLite: its file deleted or moved while it runs', function () {
   this.timeout(120_000);
   const running: RunningProcess[] = [];
   afterEach(async () => {
@@ -125,7 +125,7 @@ describe('cd-service on SQLite: its file deleted or moved while it runs (issue 2
     });
   }
 
-  it('a bad CD_SEED_FILE for a new database leaves nothing behind (item 7)', async () => {
+  it('a bad CD_SEED_FILE for a new database leaves nothing behind', async () => {
     const file = freshCdFile();
     const seed = join(dirname(file), 'seed.json');
     for (const text of ['[{"title": ', '{"an": "object"}', '[{"title": "x"}]']) {
@@ -147,7 +147,7 @@ const emulator = mongoEmulatorDir();
 const FROZEN_MS = 30_000;
 
 (emulator.dir ? describe : describe.skip)(
-  `cd-service on MongoDB frozen with SIGSTOP for ${FROZEN_MS / 1000} s (issue 20, item 3)${emulator.missing ? ` (SKIPPED: ${emulator.missing})` : ''}`,
+  `cd-service on MongoDB frozen with SIGSTOP for ${FROZEN_MS / 1000} s${emulator.missing ? ` (SKIPPED: ${emulator.missing})` : ''}`,
   function () {
     this.timeout(180_000);
     let mongo: MongoEmulator | undefined;

@@ -44,7 +44,7 @@ function call(
   });
 }
 
-describe('cd-service on a disk that fills up (RLIMIT_FSIZE; issue 11, item 8)', function () {
+describe('cd-service on a disk that fills up (RLIMIT_FSIZE)', function () {
   this.timeout(120_000);
   const file = freshCdFile();
   let service: RunningProcess;

@@ -60,7 +60,7 @@ async function makeStart(file: string) {
   return { child, pgid: child.pid as number, exited, output: () => output };
 }
 
-describe('make start stops cleanly, by Ctrl-C or SIGTERM (issue 11, item 10)', function () {
+describe('make start stops cleanly, by Ctrl-C or SIGTERM', function () {
   this.timeout(180_000);
 
   for (const how of ['Ctrl-C (SIGINT to the process group)', 'SIGTERM to make']) {

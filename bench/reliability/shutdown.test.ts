@@ -114,7 +114,7 @@ interface CycleCount {
   resetNew: number;
 }
 
-describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers and ${READERS} readers, ${CYCLES} times (issue 11 item 9, issue 20 item 1)`, function () {
+describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers and ${READERS} readers, ${CYCLES} times`, function () {
   this.timeout(CYCLES * 60_000);
 
   it('exits 0, resets no request sent on an open connection, answers every request it had received, and keeps every acknowledged write', async () => {
@@ -322,7 +322,7 @@ const status = (url: string) =>
       .end();
   });
 
-describe('SIGTERM ends a service whose stdout reader has gone (issue 20, item 2)', function () {
+describe('SIGTERM ends a service whose stdout reader has gone', function () {
   this.timeout(60_000);
 
   for (const name of ['games-service', 'cd-service'] as const) {
@@ -378,7 +378,7 @@ describe('SIGTERM ends a service whose stdout reader has gone (issue 20, item 2)
   }
 });
 
-describe('SHUTDOWN_DELAY_MS: cd-service keeps serving while /readyz says it is going (issue 20, item 1)', function () {
+describe('SHUTDOWN_DELAY_MS: cd-service keeps serving while /readyz says it is going', function () {
   this.timeout(60_000);
 
   it('answers /readyz 503 at once, serves and accepts during the delay, then stops accepting and exits 0', async () => {

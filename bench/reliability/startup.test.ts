@@ -37,7 +37,7 @@ function sqlite(file: string) {
 /** Root may write any file: the read-only database is read-only to another user only. */
 const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
-describe('start-up refusals of the compiled services (issue 11, items 11-15)', function () {
+describe('start-up refusals of the compiled services', function () {
   this.timeout(120_000);
   after(() => {
     for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -58,7 +58,7 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     });
   }
 
-  it('cd-service: a database file that can be read but not written (item 11)', async () => {
+  it('cd-service: a database file that can be read but not written', async () => {
     const file = join(folder(), 'cds.sqlite');
     const db = sqlite(file);
     db.exec('PRAGMA user_version = 0');
@@ -75,7 +75,7 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     expect(readFileSync(file).equals(before)).to.equal(true);
   });
 
-  it('cd-service: a cds table of another shape is refused before anything changes: no WAL (item 12)', async () => {
+  it('cd-service: a cds table of another shape is refused before anything changes: no WAL', async () => {
     const dir = folder();
     const file = join(dir, 'other-app.sqlite');
     const db = sqlite(file);
@@ -92,7 +92,7 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     expect(before.readUInt8(18), 'the file format byte of WAL (2) was not set').to.equal(1);
   });
 
-  it('cd-service: CD_DB_PATH in a folder that does not exist (item 13)', async () => {
+  it('cd-service: CD_DB_PATH in a folder that does not exist', async () => {
     const dir = folder();
     const missing = join(dir, 'not-mounted', 'cds.sqlite');
     const { code, error } = await refusedStart('cd-service', { CD_DB_PATH: missing });
@@ -101,7 +101,7 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     expect(existsSync(dirname(missing))).to.equal(false);
   });
 
-  it('cd-service: a corrupt store file and a broken seed file are named (item 14)', async () => {
+  it('cd-service: a corrupt store file and a broken seed file are named', async () => {
     const dir = folder();
     const file = join(dir, 'cds.sqlite');
     writeFileSync(file, Buffer.alloc(8192, 0xab));
@@ -117,7 +117,7 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     expect(broken.error).to.match(new RegExp(`^${seed}: cannot read the CDs: .*JSON`));
   });
 
-  it('cd-service: a broken seed file does not stop a store that holds CDs (item 14)', async () => {
+  it('cd-service: a broken seed file does not stop a store that holds CDs', async () => {
     const dir = folder();
     const file = join(dir, 'cds.sqlite');
     const seeded = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'true' });
@@ -139,7 +139,7 @@ describe('start-up refusals of the compiled services (issue 11, items 11-15)', f
     }
   });
 
-  it('cd-service: a CD_API_TOKEN no Authorization header can carry (item 15)', async () => {
+  it('cd-service: a CD_API_TOKEN no Authorization header can carry', async () => {
     for (const token of [' ', '  \t ', 'two words', ' padded', 'ctrl\u0007char', 'caf\u00e9']) {
       const { code, error, output } = await refusedStart('cd-service', {
         CD_DB_PATH: join(folder(), 'cds.sqlite'),

@@ -10,7 +10,7 @@ describe('readConfig', () => {
     expect(readConfig({ CD_DB_PATH: '/srv/cds.sqlite' }).dbPath).to.equal('/srv/cds.sqlite');
   });
 
-  it('bounds the waits on MongoDB: MONGODB_TIMEOUT_MS (4 s) and MONGODB_HEALTH_TIMEOUT_MS (1.5 s) (issue 20, item 3)', () => {
+  it('bounds the waits on MongoDB: MONGODB_TIMEOUT_MS (4 s) and MONGODB_HEALTH_TIMEOUT_MS (1.5 s)', () => {
     expect(readConfig({})).to.include({ mongodbTimeoutMs: 4000, mongodbHealthTimeoutMs: 1500 });
     // An empty value, as compose passes an unset one, is the default.
     expect(readConfig({ MONGODB_TIMEOUT_MS: '', MONGODB_HEALTH_TIMEOUT_MS: '' })).to.include({
@@ -37,7 +37,7 @@ describe('readConfig', () => {
     }
   });
 
-  it('refuses a CD_API_TOKEN that no Authorization header can carry, saying why but not the token (issue 11, item 15)', () => {
+  it('refuses a CD_API_TOKEN that no Authorization header can carry, saying why but not the token', () => {
     const cases: [string, string][] = [
       [' ', 'is only whitespace'],
       ['\t \n', 'is only whitespace'],

@@ -46,7 +46,7 @@ export const REFUSED_TEXT: readonly string[] = [
 
 /**
  * Text with no visible character: only White_Space and Default_Ignorable_Code_Point characters,
- * which trimming alone does not remove. Refused like an empty text (issue 20, item 6).
+ * which trimming alone does not remove. Refused like an empty text.
  */
 export const INVISIBLE_TEXT: readonly string[] = [
   '\u200B', // zero width space

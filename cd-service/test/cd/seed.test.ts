@@ -58,7 +58,7 @@ describe('loadSeed', () => {
     expect(message).to.include('CD 2: field "title" is required');
   });
 
-  it('says it all on one line, the first ten problems and how many more (issue 20, item 7)', () => {
+  it('says it all on one line, the first ten problems and how many more', () => {
     const entries = Array.from({ length: 15 }, (_, i) => ({
       title: `T${i}`,
       artist: 'a',

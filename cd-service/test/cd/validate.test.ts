@@ -135,7 +135,7 @@ describe('checkCreate', () => {
     expect(fieldsOf(checkUpdate({ genre: 'Jazz\u0000' }, NOW))).to.deep.equal(['genre']);
   });
 
-  it('refuses a text with no visible character like an empty one (issue 20, item 6)', () => {
+  it('refuses a text with no visible character like an empty one', () => {
     for (const invisible of INVISIBLE_TEXT) {
       for (const field of ['title', 'artist', 'genre'] as const) {
         expect(

@@ -8,7 +8,7 @@ import { captureLogger, expectErrorBody, makeCdInput, request, tempDir } from '.
 import { describeEachStore, type StoreHandle } from '../stores.js';
 import { INVISIBLE_TEXT, REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
 
-describeEachStore('HTTP: the text a CD may hold (issue 11, item 2)', (factory) => {
+describeEachStore('HTTP: the text a CD may hold', (factory) => {
   let handle: StoreHandle;
   let store: CdStore;
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
@@ -39,7 +39,7 @@ describeEachStore('HTTP: the text a CD may hold (issue 11, item 2)', (factory) =
     expect(await store.count()).to.equal(0);
   });
 
-  it('refuses a text with no visible character (e.g. "\\u200b" alone) like an empty one: 400, nothing stored (issue 20, item 6)', async () => {
+  it('refuses a text with no visible character (e.g. "\\u200b" alone) like an empty one: 400, nothing stored', async () => {
     for (const text of INVISIBLE_TEXT) {
       for (const field of ['title', 'artist', 'genre'] as const) {
         const res = await postJson(JSON.stringify(makeCdInput({ [field]: text })));
@@ -113,7 +113,7 @@ describeEachStore('HTTP: the text a CD may hold (issue 11, item 2)', (factory) =
   });
 });
 
-describe('HTTP: a failing SQLite database (issue 11, item 8)', () => {
+describe('HTTP: a failing SQLite database', () => {
   let folder: ReturnType<typeof tempDir>;
   let store: CdStore;
   let full: (on: boolean) => void;

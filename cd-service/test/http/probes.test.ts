@@ -5,7 +5,7 @@ import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, request, tempDir } from '../helpers.js';
 
-describe('HTTP: the probes (the kit wired to the store; issue 20, item 1)', () => {
+describe('HTTP: the probes (the kit wired to the store)', () => {
   let folder: ReturnType<typeof tempDir>;
   let store: CdStore;
 

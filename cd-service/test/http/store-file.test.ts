@@ -6,7 +6,7 @@ import { openSqliteStore, WRITE_UNAVAILABLE } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, expectErrorBody, makeCdInput, request, tempDir } from '../helpers.js';
 
-describe('HTTP: the SQLite file deleted or moved while the service runs (issue 20, item 4)', () => {
+describe('HTTP: the SQLite file deleted or moved while the service runs', () => {
   let folder: ReturnType<typeof tempDir>;
   let file: string;
   let store: CdStore;

@@ -17,7 +17,7 @@ import { json, type RunningServer, refusedStart, startServer, stopServer } from 
 
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe('the real server process and its SQLite file (issue 20, items 4, 5 and 7)', function () {
+describe('the real server process and its SQLite file', function () {
   this.timeout(60_000);
   let folder: ReturnType<typeof tempDir>;
   let file: string;
@@ -37,7 +37,7 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
     folder.remove();
   });
 
-  it('a second process on a file in use exits 1 with one line naming the file and the holder, changing nothing; a killed holder does not block a restart (item 5)', async () => {
+  it('a second process on a file in use exits 1 with one line naming the file and the holder, changing nothing; a killed holder does not block a restart', async () => {
     const first = await start();
     const kept: Cd = (await json(`${first.url}/cds`, 'POST', makeCdInput())).body;
     const files = readdirSync(folder.dir).sort();
@@ -67,7 +67,7 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
     });
   });
 
-  it('a file moved away while running: 503 for every write, /healthz and /readyz 503, the log says why; none of them is found after a restart (item 4)', async () => {
+  it('a file moved away while running: 503 for every write, /healthz and /readyz 503, the log says why; none of them is found after a restart', async () => {
     const server = await start();
     const kept: Cd = (await json(`${server.url}/cds`, 'POST', makeCdInput())).body;
     renameSync(file, `${file}.moved`);
@@ -94,7 +94,7 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
     expect(all).to.deep.equal([kept]);
   });
 
-  it('a deleted file: 503 for every write, and /healthz 503 (item 4)', async () => {
+  it('a deleted file: 503 for every write, and /healthz 503', async () => {
     const server = await start();
     rmSync(file);
     expect((await json(`${server.url}/cds`, 'POST', makeCdInput())).status).to.equal(503);
@@ -104,7 +104,7 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
     });
   });
 
-  describe('a bad CD_SEED_FILE for a new database: exit 1, nothing left behind (item 7)', () => {
+  describe('a bad CD_SEED_FILE for a new database: exit 1, nothing left behind', () => {
     const cases: [string, string | undefined, RegExp][] = [
       ['malformed JSON', '[{"title": "cut short"', /: cannot read the CDs: .*JSON/],
       ['an object', '{"title": "Blue"}', /: invalid CDs: the file must hold a JSON array of CDs$/],
@@ -161,7 +161,7 @@ describe('the real server process and its SQLite file (issue 20, items 4, 5 and 
     );
   });
 
-  it('a damaged database file: exit 1 naming the file and SQLite\'s reason, not "try again later" (item 7)', async () => {
+  it('a damaged database file: exit 1 naming the file and SQLite\'s reason, not "try again later"', async () => {
     const first = await start({ CD_SEED: 'true' });
     expect(await stopServer(first)).to.equal(0);
     // Bytes overwritten in the first page of the table of CDs, after the file's header.

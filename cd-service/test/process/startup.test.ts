@@ -9,7 +9,7 @@ import { json, type RunningServer, refusedStart, startServer, stopServer } from 
 /** Root may write any file: a read-only file is only read-only to another user. */
 const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
-describe('start-up refusals of the real server process (issue 11, items 11-15)', function () {
+describe('start-up refusals of the real server process', function () {
   this.timeout(60_000);
   let folder: ReturnType<typeof tempDir>;
   let file: string;
@@ -24,7 +24,7 @@ describe('start-up refusals of the real server process (issue 11, items 11-15)',
     folder.remove();
   });
 
-  it('a database file that can be read but not written: exit 1 naming it (item 11)', async () => {
+  it('a database file that can be read but not written: exit 1 naming it', async () => {
     const store = openSqliteStore(file);
     await store.close();
     const before = readFileSync(file);
@@ -39,7 +39,7 @@ describe('start-up refusals of the real server process (issue 11, items 11-15)',
     expect(readFileSync(file).equals(before)).to.equal(true);
   });
 
-  it('a cds table of another shape: exit 1 before changing anything, no WAL (item 12)', async () => {
+  it('a cds table of another shape: exit 1 before changing anything, no WAL', async () => {
     const db = new Database(file);
     db.exec(
       "CREATE TABLE cds (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO cds (name) VALUES ('x')",
@@ -53,7 +53,7 @@ describe('start-up refusals of the real server process (issue 11, items 11-15)',
     expect(readdirSync(folder.dir)).to.deep.equal(['cds.sqlite']);
   });
 
-  it('CD_DB_PATH in a folder that does not exist: exit 1 naming it, nothing created (item 13)', async () => {
+  it('CD_DB_PATH in a folder that does not exist: exit 1 naming it, nothing created', async () => {
     const missing = join(folder.dir, 'volume', 'cds.sqlite');
     const { code, error } = await refusedStart({ CD_DB_PATH: missing });
     expect(code).to.equal(1);
@@ -61,14 +61,14 @@ describe('start-up refusals of the real server process (issue 11, items 11-15)',
     expect(existsSync(join(folder.dir, 'volume'))).to.equal(false);
   });
 
-  it('a file that is not a database: exit 1 naming it (item 14)', async () => {
+  it('a file that is not a database: exit 1 naming it', async () => {
     writeFileSync(file, 'this is not an SQLite database, '.repeat(50));
     const { code, error } = await refusedStart({ CD_DB_PATH: file });
     expect(code).to.equal(1);
     expect(error).to.equal(`${file}: file is not a database`);
   });
 
-  it('a broken CD_SEED_FILE for an empty store: exit 1 naming the seed file (item 14)', async () => {
+  it('a broken CD_SEED_FILE for an empty store: exit 1 naming the seed file', async () => {
     const seed = join(folder.dir, 'seed.json');
     writeFileSync(seed, '[{"title": "cut short"');
     const { code, error } = await refusedStart({ CD_DB_PATH: file, CD_SEED_FILE: seed });
@@ -76,7 +76,7 @@ describe('start-up refusals of the real server process (issue 11, items 11-15)',
     expect(error).to.match(new RegExp(`^${seed}: cannot read the CDs: .*JSON`));
   });
 
-  it('a broken CD_SEED_FILE does not stop a store that holds CDs: it is not read (item 14)', async () => {
+  it('a broken CD_SEED_FILE does not stop a store that holds CDs: it is not read', async () => {
     const first = await startServer({ CD_DB_PATH: file, CD_SEED: 'false' });
     running.push(first);
     const created = (await json(`${first.url}/cds`, 'POST', makeCdInput())).body;
@@ -90,7 +90,7 @@ describe('start-up refusals of the real server process (issue 11, items 11-15)',
     expect(second.logs.some((line) => line.level === 'error')).to.equal(false);
   });
 
-  it('a CD_API_TOKEN no Authorization header can carry: exit 1 saying why, not the token (item 15)', async () => {
+  it('a CD_API_TOKEN no Authorization header can carry: exit 1 saying why, not the token', async () => {
     for (const token of ['   ', 'my token', 'tab\there', 'esc\u001bape']) {
       const { code, error, logs } = await refusedStart({ CD_DB_PATH: file, CD_API_TOKEN: token });
       expect(code, JSON.stringify(token)).to.equal(1);

@@ -126,7 +126,7 @@ describe('MongoDB failures as answers (no server)', () => {
     expect(mongoHosts('not a uri')).to.equal('the host of MONGODB_URI');
   });
 
-  it('answers an operation MongoDB does not finish by its deadline with 503, and logs how it ended later (issue 20, item 3)', async () => {
+  it('answers an operation MongoDB does not finish by its deadline with 503, and logs how it ended later', async () => {
     const logger = captureLogger('cd-service');
     let finish: (value: string) => void = () => {};
     const hanging = new Promise<string>((resolve) => {

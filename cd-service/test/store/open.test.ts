@@ -4,7 +4,7 @@ import { ServiceUnavailable } from 'service-kit';
 import { startFailure } from '../../src/store/open.js';
 import { READ_UNAVAILABLE, StoreUnavailable } from '../../src/store/sqlite.js';
 
-describe('startFailure: a store failing during the start (issue 20, item 7)', () => {
+describe('startFailure: a store failing during the start', () => {
   it('names the file and gives SQLite\'s reason, not "try again later"', () => {
     const corrupt = new Database.SqliteError('database disk image is malformed', 'SQLITE_CORRUPT');
     const failure = startFailure(new StoreUnavailable(READ_UNAVAILABLE, corrupt), {

@@ -59,7 +59,7 @@ async function expectCountsTrue(store: CdStore, model: Model, file: string): Pro
   expect(kept).to.deep.equal(recounted);
 }
 
-describe('SQLite store: counts kept in the database (issue 19)', () => {
+describe('SQLite store: counts kept in the database', () => {
   let folder: ReturnType<typeof tempDir>;
   let file: string;
   const opened: CdStore[] = [];

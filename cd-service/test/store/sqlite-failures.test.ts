@@ -85,7 +85,7 @@ function failingDatabase(real: Database.Database) {
   return control;
 }
 
-describe('SQLite store: a failing database answers writes with 503 (issue 11, item 8)', () => {
+describe('SQLite store: a failing database answers writes with 503', () => {
   let folder: ReturnType<typeof tempDir>;
   let file: string;
   const closing: (() => unknown)[] = [];

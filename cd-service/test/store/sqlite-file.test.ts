@@ -49,7 +49,7 @@ function expectFileGone(error: unknown, file: string, now: RegExp) {
   expect(message).to.match(now);
 }
 
-describe('SQLite store: one file, one process (issue 20, item 5)', () => {
+describe('SQLite store: one file, one process', () => {
   let folder: ReturnType<typeof tempDir>;
   let file: string;
   const opened: CdStore[] = [];
@@ -119,7 +119,7 @@ describe('SQLite store: one file, one process (issue 20, item 5)', () => {
   });
 });
 
-describe('SQLite store: a file deleted, moved or replaced while in use (issue 20, item 4)', () => {
+describe('SQLite store: a file deleted, moved or replaced while in use', () => {
   let folder: ReturnType<typeof tempDir>;
   let file: string;
   let store: CdStore;

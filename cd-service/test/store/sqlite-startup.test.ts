@@ -28,7 +28,7 @@ function foreignDatabase(file: string, sql: string): Buffer {
 /** Root may write any file: the permission checks can only be seen as another user. */
 const isRoot = process.getuid?.() === 0;
 
-describe('SQLite store: what it refuses to open (issue 11, items 11-14)', () => {
+describe('SQLite store: what it refuses to open', () => {
   let folder: ReturnType<typeof tempDir>;
   beforeEach(() => {
     folder = tempDir();

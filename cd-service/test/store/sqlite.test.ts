@@ -89,7 +89,7 @@ describe('SQLite store: the file', () => {
     }
   });
 
-  it('answers the first page of all CDs, of a genre or of an artist without reading the rest (issue 19)', async () => {
+  it('answers the first page of all CDs, of a genre or of an artist without reading the rest', async () => {
     const file = join(folder.dir, 'cds.sqlite');
     const store = openSqliteStore(file);
     // Enough CDs for the planner's statistics to matter (seeding analyzes the table).
