@@ -5,22 +5,16 @@ import { SeedError } from 'service-kit';
 import { TEXT_RULE } from '../../src/cd/schema.js';
 import { loadSeed } from '../../src/cd/seed.js';
 import { readConfig } from '../../src/config.js';
-import { tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
 
 describe('loadSeed', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.json');
-  });
-  afterEach(() => folder.remove());
+  const folder = folderEachTest('cds.json');
 
   /** The SeedError loadSeed throws for `text` in the file. */
   const failure = (text: string): SeedError => {
-    writeFileSync(file, text);
+    writeFileSync(folder.file, text);
     try {
-      loadSeed(file);
+      loadSeed(folder.file);
     } catch (error) {
       expect(error).to.be.instanceOf(SeedError);
       return error as SeedError;
@@ -36,10 +30,10 @@ describe('loadSeed', () => {
 
   it('trims the entries like a POST body', () => {
     writeFileSync(
-      file,
+      folder.file,
       JSON.stringify([{ title: ' Blue ', artist: 'Joni', genre: 'Folk', releaseYear: 1971 }]),
     );
-    expect(loadSeed(file)).to.deep.equal([
+    expect(loadSeed(folder.file)).to.deep.equal([
       { title: 'Blue', artist: 'Joni', genre: 'Folk', releaseYear: 1971 },
     ]);
   });
@@ -52,7 +46,7 @@ describe('loadSeed', () => {
         { artist: 'a', genre: 'g', releaseYear: 2000 },
       ]),
     );
-    expect(message).to.include(file);
+    expect(message).to.include(folder.file);
     expect(message).to.include(`CD 1 ("Nul\\u0000"): field "title" ${TEXT_RULE}`);
     expect(message).to.include('CD 1 ("Nul\\u0000"): field "releaseYear" must be an integer');
     expect(message).to.include('CD 2: field "title" is required');
@@ -67,7 +61,7 @@ describe('loadSeed', () => {
     const { message } = failure(JSON.stringify(entries, null, 2));
     expect(message).not.to.match(/\n/);
     expect(message).to.equal(
-      `${file}: invalid CDs: ${entries
+      `${folder.file}: invalid CDs: ${entries
         .slice(0, 10)
         .map((_, i) => `CD ${i} ("T${i}"): field "releaseYear" is required`)
         .join('; ')}; and 5 more problems`,
@@ -75,18 +69,18 @@ describe('loadSeed', () => {
     // JSON's own message may quote the text, line breaks included: they become spaces.
     expect(failure('no\nt json').message).not.to.match(/\n/);
     expect(failure('{"an":\n "object"}').message).to.equal(
-      `${file}: invalid CDs: the file must hold a JSON array of CDs`,
+      `${folder.file}: invalid CDs: the file must hold a JSON array of CDs`,
     );
   });
 
   it('names the file when it is not an array, not JSON, truncated or missing', () => {
     expect(failure('{"not": "an array"}').message).to.equal(
-      `${file}: invalid CDs: the file must hold a JSON array of CDs`,
+      `${folder.file}: invalid CDs: the file must hold a JSON array of CDs`,
     );
     for (const text of ['', '[{"title":', 'not json', '\u0000']) {
       const { message } = failure(text);
       expect(message, JSON.stringify(text)).to.match(
-        new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the CDs: `),
+        new RegExp(`^${folder.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the CDs: `),
       );
     }
     const missing = join(folder.dir, 'missing.json');

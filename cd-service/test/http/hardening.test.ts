@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { type Cd, TEXT_RULE } from '../../src/cd/schema.js';
 import { openCdDatabase, sqliteStore, WRITE_UNAVAILABLE } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
-import { captureLogger, expectErrorBody, makeCdInput, request, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { captureLogger, expectErrorBody, makeCdInput, request } from '../helpers.js';
 import { describeEachStore, type StoreHandle } from '../stores.js';
 import { INVISIBLE_TEXT, REFUSED_TEXT, UNUSUAL_TEXT } from '../text-cases.js';
 
@@ -114,25 +114,21 @@ describeEachStore('HTTP: the text a CD may hold', (factory) => {
 });
 
 describe('HTTP: a failing SQLite database', () => {
-  let folder: ReturnType<typeof tempDir>;
+  const folder = folderEachTest();
   let store: CdStore;
   let full: (on: boolean) => void;
   const logger = captureLogger('cd-service');
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
 
   beforeEach(() => {
-    folder = tempDir();
-    const db = openCdDatabase(join(folder.dir, 'cds.sqlite'));
+    const db = openCdDatabase(folder.file);
     store = sqliteStore(db);
+    folder.closeAfter(() => store.close());
     // The database may not grow by a page, as on a full disk.
     full = (on) =>
       db.pragma(`max_page_count = ${on ? db.pragma('page_count', { simple: true }) : 1 << 30}`);
     logger.lines.splice(0);
     app = createApp({ store, logger }).callback();
-  });
-  afterEach(async () => {
-    await store.close();
-    folder.remove();
   });
 
   it('answers writes 503 with Retry-After and the error body, logs the cause, serves reads', async () => {

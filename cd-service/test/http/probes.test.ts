@@ -1,21 +1,14 @@
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
-import { captureLogger, request, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { captureLogger, request } from '../helpers.js';
 
 describe('HTTP: the probes (the kit wired to the store)', () => {
-  let folder: ReturnType<typeof tempDir>;
+  const folder = folderEachTest();
   let store: CdStore;
-
   beforeEach(() => {
-    folder = tempDir();
-    store = openSqliteStore(join(folder.dir, 'cds.sqlite'));
-  });
-  afterEach(async () => {
-    await store.close();
-    folder.remove();
+    store = folder.openStore();
   });
 
   it('/livez and /readyz answer 200 while the store answers', async () => {

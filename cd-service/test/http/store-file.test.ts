@@ -1,33 +1,26 @@
 import { renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import { openSqliteStore, WRITE_UNAVAILABLE } from '../../src/store/sqlite.js';
+import { WRITE_UNAVAILABLE } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
-import { captureLogger, expectErrorBody, makeCdInput, request, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { captureLogger, expectErrorBody, makeCdInput, request } from '../helpers.js';
 
 describe('HTTP: the SQLite file deleted or moved while the service runs', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
+  const folder = folderEachTest();
   let store: CdStore;
   const logger = captureLogger('cd-service');
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
 
   beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-    store = openSqliteStore(file);
+    store = folder.openStore();
     logger.lines.splice(0);
     app = createApp({ store, logger }).callback();
   });
-  afterEach(async () => {
-    await store.close();
-    folder.remove();
-  });
 
   for (const [what, away] of [
-    ['rm', () => rmSync(file)],
-    ['mv', () => renameSync(file, `${file}.moved`)],
+    ['rm', () => rmSync(folder.file)],
+    ['mv', () => renameSync(folder.file, `${folder.file}.moved`)],
   ] as const) {
     it(`${what}: every write answers 503 with Retry-After, /healthz and /readyz 503, the log says why`, async () => {
       const kept = (await request(app).post('/cds').send(makeCdInput()).expect(201)).body;
@@ -57,7 +50,9 @@ describe('HTTP: the SQLite file deleted or moved while the service runs', () => 
       for (const line of errors) {
         const err = line.err as { code?: string; message?: string };
         expect(err.code).to.equal('DATABASE_FILE_GONE');
-        expect(err.message).to.include(`${file} was deleted, moved or replaced while in use`);
+        expect(err.message).to.include(
+          `${folder.file} was deleted, moved or replaced while in use`,
+        );
       }
       expect(errors.at(-1)).to.include({ message: 'store does not answer', store: 'sqlite' });
     });

@@ -1,32 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Cd } from '../../src/cd/schema.js';
 import { readConfig } from '../../src/config.js';
-import { makeCdInput, tempDir } from '../helpers.js';
-import { json, type RunningServer, startServer, stopServer } from './child.js';
+import { serverEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
+import { json, stopServer } from './child.js';
 
 const seeds = JSON.parse(readFileSync(readConfig({}).seedFile, 'utf8')) as { title: string }[];
 
 describe('the real server process (node --conditions=source --import tsx src/server.ts)', function () {
   this.timeout(60_000);
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  const running: RunningServer[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const server = await startServer({ CD_DB_PATH: file, ...env });
-    running.push(server);
-    return server;
-  };
-
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(async () => {
-    for (const server of running.splice(0)) await stopServer(server, 'SIGKILL');
-    folder.remove();
-  });
+  const folder = serverEachTest();
+  const start = folder.start;
 
   it('logs the real URL when PORT=0, warns that writes are open, and answers /healthz', async () => {
     const server = await start({ CD_SEED: 'false' });

@@ -12,47 +12,33 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Cd } from '../../src/cd/schema.js';
-import { makeCdInput, tempDir } from '../helpers.js';
-import { json, type RunningServer, refusedStart, startServer, stopServer } from './child.js';
+import { serverEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
+import { json, refusedStart, stopServer } from './child.js';
 
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the real server process and its SQLite file', function () {
   this.timeout(60_000);
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  const running: RunningServer[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const server = await startServer({ CD_DB_PATH: file, CD_SEED: 'false', ...env });
-    running.push(server);
-    return server;
-  };
-
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(async () => {
-    for (const server of running.splice(0)) await stopServer(server, 'SIGKILL');
-    folder.remove();
-  });
+  const folder = serverEachTest({ CD_SEED: 'false' });
+  const start = folder.start;
 
   it('a second process on a file in use exits 1 with one line naming the file and the holder, changing nothing; a killed holder does not block a restart', async () => {
     const first = await start();
     const kept: Cd = (await json(`${first.url}/cds`, 'POST', makeCdInput())).body;
     const files = readdirSync(folder.dir).sort();
-    const lock = readFileSync(`${file}.lock`, 'utf8');
+    const lock = readFileSync(`${folder.file}.lock`, 'utf8');
 
-    const { code, error, logs } = await refusedStart({ CD_DB_PATH: file, CD_SEED: 'true' });
+    const { code, error, logs } = await refusedStart({ CD_DB_PATH: folder.file, CD_SEED: 'true' });
     expect(code).to.equal(1);
     expect(error).to.match(
       new RegExp(
-        `^${literally(file)} is in use by another process \\(pid ${first.child.pid} on host ${literally(hostname())}, since [0-9T:.-]+Z\\): one SQLite file serves one cd-service; stop that process first, or give this one another CD_DB_PATH$`,
+        `^${literally(folder.file)} is in use by another process \\(pid ${first.child.pid} on host ${literally(hostname())}, since [0-9T:.-]+Z\\): one SQLite file serves one cd-service; stop that process first, or give this one another CD_DB_PATH$`,
       ),
     );
     expect(logs.filter((line) => line.level === 'error')).to.have.length(1);
     expect(readdirSync(folder.dir).sort()).to.deep.equal(files);
-    expect(readFileSync(`${file}.lock`, 'utf8')).to.equal(lock);
+    expect(readFileSync(`${folder.file}.lock`, 'utf8')).to.equal(lock);
     // The first one goes on, and sees every write.
     const second: Cd = (await json(`${first.url}/cds`, 'POST', makeCdInput({ artist: 'Q' }))).body;
     expect((await json(`${first.url}/cds?artist=Q`)).body).to.deep.equal([second]);
@@ -62,7 +48,7 @@ describe('the real server process and its SQLite file', function () {
     await first.exited;
     const restarted = await start();
     expect((await json(`${restarted.url}/cds/${kept.id}`)).body).to.deep.equal(kept);
-    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).to.include({
+    expect(JSON.parse(readFileSync(`${folder.file}.lock`, 'utf8'))).to.include({
       pid: restarted.child.pid,
     });
   });
@@ -70,7 +56,7 @@ describe('the real server process and its SQLite file', function () {
   it('a file moved away while running: 503 for every write, /healthz and /readyz 503, the log says why; none of them is found after a restart', async () => {
     const server = await start();
     const kept: Cd = (await json(`${server.url}/cds`, 'POST', makeCdInput())).body;
-    renameSync(file, `${file}.moved`);
+    renameSync(folder.file, `${folder.file}.moved`);
     const writes = await Promise.all(
       Array.from({ length: 20 }, () => json(`${server.url}/cds`, 'POST', makeCdInput())),
     );
@@ -85,10 +71,10 @@ describe('the real server process and its SQLite file', function () {
     );
     expect(said.length).to.be.at.least(21);
     expect(JSON.stringify(said[0])).to.include(
-      `${file} was deleted, moved or replaced while in use`,
+      `${folder.file} was deleted, moved or replaced while in use`,
     );
 
-    renameSync(`${file}.moved`, file);
+    renameSync(`${folder.file}.moved`, folder.file);
     const restarted = await start();
     const all = (await json(`${restarted.url}/cds`)).body as Cd[];
     expect(all).to.deep.equal([kept]);
@@ -96,7 +82,7 @@ describe('the real server process and its SQLite file', function () {
 
   it('a deleted file: 503 for every write, and /healthz 503', async () => {
     const server = await start();
-    rmSync(file);
+    rmSync(folder.file);
     expect((await json(`${server.url}/cds`, 'POST', makeCdInput())).status).to.equal(503);
     expect((await json(`${server.url}/healthz`)).body).to.deep.equal({
       status: 'unavailable',
@@ -127,7 +113,7 @@ describe('the real server process and its SQLite file', function () {
         const seed = join(folder.dir, 'seed.json');
         if (text !== undefined) writeFileSync(seed, text);
         const { code, error } = await refusedStart({
-          CD_DB_PATH: file,
+          CD_DB_PATH: folder.file,
           CD_SEED: 'true',
           CD_SEED_FILE: seed,
         });
@@ -140,19 +126,19 @@ describe('the real server process and its SQLite file', function () {
     }
 
     it('an empty (zero-byte) file at CD_DB_PATH is a new database: left as it was by a bad seed', async () => {
-      writeFileSync(file, '');
+      writeFileSync(folder.file, '');
       const seed = join(folder.dir, 'seed.json');
       writeFileSync(seed, '{}');
       expect(
-        (await refusedStart({ CD_DB_PATH: file, CD_SEED: 'true', CD_SEED_FILE: seed })).code,
+        (await refusedStart({ CD_DB_PATH: folder.file, CD_SEED: 'true', CD_SEED_FILE: seed })).code,
       ).to.equal(1);
       expect(readdirSync(folder.dir).sort()).to.deep.equal(['cds.sqlite', 'seed.json']);
-      expect(readFileSync(file).length).to.equal(0);
+      expect(readFileSync(folder.file).length).to.equal(0);
     });
   });
 
   it('an empty (zero-byte) file at CD_DB_PATH is taken as a new database, and gets the sample', async () => {
-    writeFileSync(file, '');
+    writeFileSync(folder.file, '');
     const server = await start({ CD_SEED: 'true' });
     const listening = server.logs.find((line) => line.message === 'cd-service listening');
     expect(Number(listening?.cds)).to.be.greaterThan(40);
@@ -165,12 +151,12 @@ describe('the real server process and its SQLite file', function () {
     const first = await start({ CD_SEED: 'true' });
     expect(await stopServer(first)).to.equal(0);
     // Bytes overwritten in the first page of the table of CDs, after the file's header.
-    const fd = openSync(file, 'r+');
+    const fd = openSync(folder.file, 'r+');
     writeSync(fd, Buffer.alloc(64, 0xa5), 0, 64, 4096);
     closeSync(fd);
-    const { code, error } = await refusedStart({ CD_DB_PATH: file });
+    const { code, error } = await refusedStart({ CD_DB_PATH: folder.file });
     expect(code).to.equal(1);
-    expect(error).to.equal(`${file}: database disk image is malformed`);
+    expect(error).to.equal(`${folder.file}: database disk image is malformed`);
     expect(error).not.to.match(/try again/);
   });
 });

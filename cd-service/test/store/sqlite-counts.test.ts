@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { buildListQuery, type ListParams } from '../../src/cd/query.js';
 import { changesFor, newRecord } from '../../src/cd/records.js';
 import { type CdInput, filterKey } from '../../src/cd/schema.js';
-import { openCdDatabase, openSqliteStore, sqliteStore } from '../../src/store/sqlite.js';
+import { openCdDatabase, sqliteStore } from '../../src/store/sqlite.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
 import type { CdStore } from '../../src/store/store.js';
-import { makeCdInput, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
 
 const T0 = new Date('2024-01-02T03:04:05.678Z');
 
@@ -60,22 +60,8 @@ async function expectCountsTrue(store: CdStore, model: Model, file: string): Pro
 }
 
 describe('SQLite store: counts kept in the database', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  const opened: CdStore[] = [];
-  const open = () => {
-    const store = openSqliteStore(file);
-    opened.push(store);
-    return store;
-  };
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close().catch(() => {});
-    folder.remove();
-  });
+  const folder = folderEachTest();
+  const open = folder.openStore;
 
   const write = (store: CdStore, model: Model) => ({
     add: async (input: Partial<CdInput>) => {
@@ -99,7 +85,7 @@ describe('SQLite store: counts kept in the database', () => {
     const store = open();
     const model: Model = new Map();
     const { add, change, remove } = write(store, model);
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
 
     const rock = [
       await add({ artist: 'A', genre: 'Rock' }),
@@ -110,27 +96,27 @@ describe('SQLite store: counts kept in the database', () => {
       await add({ artist: 'B', genre: 'Jazz' }),
       await add({ artist: 'C', genre: 'Jazz' }),
     ];
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
 
     await change(rock[0]?.id as string, { genre: 'jazz' });
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
     await change(rock[1]?.id as string, { artist: 'D', genre: 'Blues' });
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
     // The same key in another case, and a change of other fields: no count moves.
     await change(rock[2]?.id as string, { genre: ' rOCK ' });
     await change(jazz[0]?.id as string, { title: 'Renamed', releaseYear: 1999 });
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
     expect(await change(randomUUID(), { genre: 'Nowhere' })).to.equal(undefined);
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
 
     // The last CD of a key: its row goes.
     expect(await remove(rock[1]?.id as string)).to.equal(true);
     expect(await remove(rock[1]?.id as string)).to.equal(false);
-    await expectCountsTrue(store, model, file);
-    expect(countsOf(file).kept.map((row) => row.key)).not.to.include.members(['blues', 'd']);
+    await expectCountsTrue(store, model, folder.file);
+    expect(countsOf(folder.file).kept.map((row) => row.key)).not.to.include.members(['blues', 'd']);
     for (const id of [...model.keys()]) await remove(id);
-    await expectCountsTrue(store, model, file);
-    expect(countsOf(file).kept).to.deep.equal([{ filter: '', key: '', total: 0 }]);
+    await expectCountsTrue(store, model, folder.file);
+    expect(countsOf(folder.file).kept).to.deep.equal([{ filter: '', key: '', total: 0 }]);
   });
 
   it('do not move for a write that fails: its counting is undone with it', async () => {
@@ -143,22 +129,22 @@ describe('SQLite store: counts kept in the database', () => {
     const duplicate = newRecord(makeCdInput({ genre: 'Rock' }), kept.id, T0);
     const failures = await Promise.allSettled([store.insert(refused), store.insert(duplicate)]);
     expect(failures.map((f) => f.status)).to.deep.equal(['rejected', 'rejected']);
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
   });
 
   it('stay true for every connection to the file, whichever wrote', async () => {
     // The service's own store, and another connection to its file (the store's lock keeps a
     // second cd-service out, not a tool such as the sqlite3 shell).
     const one = open();
-    const two = sqliteStore(openCdDatabase(file));
-    opened.push(two);
+    const two = sqliteStore(openCdDatabase(folder.file));
+    folder.closeAfter(() => two.close());
     const model: Model = new Map();
     const byOne = write(one, model);
     const byTwo = write(two, model);
     const first = await byOne.add({ artist: 'A', genre: 'Rock' });
-    await expectCountsTrue(two, model, file);
+    await expectCountsTrue(two, model, folder.file);
     await byTwo.change(first.id, { genre: 'Jazz' });
-    await expectCountsTrue(one, model, file);
+    await expectCountsTrue(one, model, folder.file);
     // Both write at once: each batch waits for the other's lock.
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -166,13 +152,13 @@ describe('SQLite store: counts kept in the database', () => {
       ),
     );
     await byOne.remove(first.id);
-    await expectCountsTrue(one, model, file);
-    await expectCountsTrue(two, model, file);
+    await expectCountsTrue(one, model, folder.file);
+    await expectCountsTrue(two, model, folder.file);
   });
 
   it('are taken from the rows when a database of before the counts is opened, then kept', async () => {
     // A database as cd-service wrote it before schema versions (user_version 0): no counts.
-    const db = new Database(file);
+    const db = new Database(folder.file);
     db.exec(VERSION_0_SCHEMA);
     const insert = db.prepare('INSERT INTO cds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const model: Model = new Map();
@@ -199,25 +185,25 @@ describe('SQLite store: counts kept in the database', () => {
     db.close();
 
     const store = open();
-    await expectCountsTrue(store, model, file);
-    const check = new Database(file, { readonly: true });
+    await expectCountsTrue(store, model, folder.file);
+    const check = new Database(folder.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
     check.close();
     const { add, change, remove } = write(store, model);
     const added = await add({ artist: 'Artist 1', genre: 'Folk' });
     await change(added.id, { genre: 'Rock' });
     await remove([...model.keys()][0] as string);
-    await expectCountsTrue(store, model, file);
+    await expectCountsTrue(store, model, folder.file);
 
     // Opened again, a database of this version is left as it is, and its counts stay true.
     await store.close();
-    await expectCountsTrue(open(), model, file);
+    await expectCountsTrue(open(), model, folder.file);
   });
 
   it('a new database starts at this version, counting nothing', async () => {
     const store = open();
-    expect(countsOf(file).kept).to.deep.equal([{ filter: '', key: '', total: 0 }]);
-    const check = new Database(file, { readonly: true });
+    expect(countsOf(folder.file).kept).to.deep.equal([{ filter: '', key: '', total: 0 }]);
+    const check = new Database(folder.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
     check.close();
     expect(await store.count()).to.equal(0);

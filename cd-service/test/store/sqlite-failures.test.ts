@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { ServiceUnavailable } from 'service-kit';
@@ -15,7 +14,8 @@ import {
   WRITE_UNAVAILABLE,
 } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
-import { makeCdInput, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
 
 const record = () => newRecord(makeCdInput(), randomUUID(), new Date());
 
@@ -86,22 +86,12 @@ function failingDatabase(real: Database.Database) {
 }
 
 describe('SQLite store: a failing database answers writes with 503', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  const closing: (() => unknown)[] = [];
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(async () => {
-    for (const close of closing.splice(0).reverse()) await close();
-    folder.remove();
-  });
+  const folder = folderEachTest();
 
   it('a full database (SQLITE_FULL): refuses what does not fit, keeps what did, counts true, serves reads, recovers', async () => {
-    const db = openCdDatabase(file);
+    const db = openCdDatabase(folder.file);
     const store = sqliteStore(db);
-    closing.push(() => store.close());
+    folder.closeAfter(() => store.close());
     const kept = await store.insert(record());
     // The database may not grow by a page: as a full disk would.
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
@@ -133,9 +123,9 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     'SQLITE_CORRUPT',
   ]) {
     it(`a database failing with ${code} (injected): writes 503, the rest of the batch too`, async () => {
-      const failing = failingDatabase(openCdDatabase(file));
+      const failing = failingDatabase(openCdDatabase(folder.file));
       const store = sqliteStore(failing.db);
-      closing.push(() => store.close());
+      folder.closeAfter(() => store.close());
       const kept = await store.insert(record());
       failing.writes = code;
       const results = await Promise.allSettled([store.insert(record()), store.insert(record())]);
@@ -156,9 +146,9 @@ describe('SQLite store: a failing database answers writes with 503', () => {
   }
 
   it('a read that fails with an I/O error (injected): 503 with its own message', async () => {
-    const failing = failingDatabase(openCdDatabase(file));
+    const failing = failingDatabase(openCdDatabase(folder.file));
     const store = sqliteStore(failing.db);
-    closing.push(() => store.close());
+    folder.closeAfter(() => store.close());
     const kept = await store.insert(record());
     failing.reads = 'SQLITE_IOERR_READ';
     for (const read of [
@@ -177,11 +167,11 @@ describe('SQLite store: a failing database answers writes with 503', () => {
   });
 
   it('a lock held too long by another connection (SQLITE_BUSY): writes 503, reads served, recovers', async () => {
-    const store = openSqliteStore(file, { busyTimeoutMs: 1 });
-    closing.push(() => store.close());
+    const store = openSqliteStore(folder.file, { busyTimeoutMs: 1 });
+    folder.closeAfter(() => store.close());
     const kept = await store.insert(record());
-    const other = new Database(file);
-    closing.push(() => other.close());
+    const other = new Database(folder.file);
+    folder.closeAfter(() => other.close());
     other.exec('BEGIN IMMEDIATE');
     expectUnavailable(await rejection(store.insert(record())), /^SQLITE_BUSY/);
     await expectReadsServed(store, kept);
@@ -191,8 +181,8 @@ describe('SQLite store: a failing database answers writes with 503', () => {
   });
 
   it('a write the schema refuses is no database failure: it stays an error (a 500)', async () => {
-    const store = openSqliteStore(file);
-    closing.push(() => store.close());
+    const store = openSqliteStore(folder.file);
+    folder.closeAfter(() => store.close());
     const bad = record();
     bad.title = '';
     const error = await rejection(store.insert(bad));

@@ -9,7 +9,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { ServiceUnavailable } from 'service-kit';
 import { newRecord } from '../../src/cd/records.js';
@@ -23,7 +22,8 @@ import {
   WRITE_UNAVAILABLE,
 } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
-import { makeCdInput, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
 
 const record = () => newRecord(makeCdInput(), randomUUID(), new Date());
 
@@ -50,27 +50,16 @@ function expectFileGone(error: unknown, file: string, now: RegExp) {
 }
 
 describe('SQLite store: one file, one process', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  const opened: CdStore[] = [];
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close().catch(() => {});
-    folder.remove();
-  });
+  const folder = folderEachTest();
 
   it('refuses a file already in use, naming it and the holder (pid and host), changing nothing', async () => {
-    const first = openSqliteStore(file);
-    opened.push(first);
+    const first = folder.openStore();
     await first.insert(record());
     const files = readdirSync(folder.dir).sort();
-    const bytes = readFileSync(file);
+    const bytes = readFileSync(folder.file);
     const error = (() => {
       try {
-        opened.push(openSqliteStore(file));
+        folder.openStore();
       } catch (caught) {
         return caught as Error;
       }
@@ -79,32 +68,31 @@ describe('SQLite store: one file, one process', () => {
     expect(error).to.be.instanceOf(FileInUse);
     expect(error.message).to.match(
       new RegExp(
-        `^${file} is in use by another process \\(pid ${process.pid} on host ${hostname()}, since [0-9T:.-]+Z\\): one SQLite file serves one cd-service; stop that process first, or give this one another CD_DB_PATH$`,
+        `^${folder.file} is in use by another process \\(pid ${process.pid} on host ${hostname()}, since [0-9T:.-]+Z\\): one SQLite file serves one cd-service; stop that process first, or give this one another CD_DB_PATH$`,
       ),
     );
     expect(error.message).not.to.match(/\n/);
     expect(readdirSync(folder.dir).sort()).to.deep.equal(files);
-    expect(readFileSync(file).equals(bytes)).to.equal(true);
+    expect(readFileSync(folder.file).equals(bytes)).to.equal(true);
     expect(await first.count()).to.equal(1);
     await first.insert(record());
     expect(await first.count()).to.equal(2);
   });
 
   it('gives the lock up on close: the file opens again', async () => {
-    const first = openSqliteStore(file);
+    const first = openSqliteStore(folder.file);
     await first.insert(record());
     await first.close();
-    const again = openSqliteStore(file);
-    opened.push(again);
+    const again = folder.openStore();
     expect(await again.count()).to.equal(1);
   });
 
   it('is not stopped by a lock file a dead process left, whatever it holds', async () => {
     for (const left of ['{"pid":999999,"host":"gone","since":"2020-01-01T00:00:00.000Z"}\n', 'x']) {
-      writeFileSync(`${file}.lock`, left);
-      const store = openSqliteStore(file);
+      writeFileSync(`${folder.file}.lock`, left);
+      const store = openSqliteStore(folder.file);
       expect(await store.count()).to.equal(0);
-      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8'))).to.include({
+      expect(JSON.parse(readFileSync(`${folder.file}.lock`, 'utf8'))).to.include({
         pid: process.pid,
         host: hostname(),
       });
@@ -113,36 +101,30 @@ describe('SQLite store: one file, one process', () => {
   });
 
   it('a start refused for another reason leaves no lock file of its own behind', () => {
-    writeFileSync(file, 'not a database, '.repeat(100));
-    expect(() => openSqliteStore(file)).to.throw(`${file}: file is not a database`);
+    writeFileSync(folder.file, 'not a database, '.repeat(100));
+    expect(() => openSqliteStore(folder.file)).to.throw(`${folder.file}: file is not a database`);
     expect(readdirSync(folder.dir)).to.deep.equal(['cds.sqlite']);
   });
 });
 
 describe('SQLite store: a file deleted, moved or replaced while in use', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
+  const folder = folderEachTest();
   let store: CdStore;
   beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-    store = openSqliteStore(file);
-  });
-  afterEach(async () => {
-    await store.close().catch(() => {});
-    folder.remove();
+    store = openSqliteStore(folder.file);
+    folder.closeAfter(() => store.close());
   });
 
   it('deleted: every write and the ping fail with a 503 saying so; reads are served', async () => {
     const kept = await store.insert(record());
-    rmSync(file);
+    rmSync(folder.file);
     for (const write of [
       () => store.insert(record()),
       () => store.update(kept.id, { title: 'Renamed', updatedAt: new Date().toISOString() }),
       () => store.delete(kept.id),
       () => store.ping(),
     ]) {
-      expectFileGone(await rejection(write()), file, /nothing is there now/);
+      expectFileGone(await rejection(write()), folder.file, /nothing is there now/);
     }
     expect(await store.get(kept.id)).to.deep.equal(kept);
     expect(await store.count()).to.equal(1);
@@ -150,15 +132,15 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
 
   it('moved: refused while away, accepted again once put back', async () => {
     await store.insert(record());
-    renameSync(file, `${file}.moved`);
+    renameSync(folder.file, `${folder.file}.moved`);
     const writes = await Promise.allSettled(
       Array.from({ length: 20 }, () => store.insert(record())),
     );
     for (const write of writes) {
       expect(write.status).to.equal('rejected');
-      expectFileGone((write as PromiseRejectedResult).reason, file, /nothing is there now/);
+      expectFileGone((write as PromiseRejectedResult).reason, folder.file, /nothing is there now/);
     }
-    renameSync(`${file}.moved`, file);
+    renameSync(`${folder.file}.moved`, folder.file);
     await store.ping();
     await store.insert(record());
     expect(await store.count()).to.equal(2);
@@ -166,30 +148,38 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
 
   it('replaced by another file (a copy, a new database): refused', async () => {
     await store.insert(record());
-    copyFileSync(file, `${file}.copy`);
-    renameSync(`${file}.copy`, file);
-    expectFileGone(await rejection(store.insert(record())), file, /another file \(inode \d+\)/);
-    expectFileGone(await rejection(store.ping()), file, /another file/);
+    copyFileSync(folder.file, `${folder.file}.copy`);
+    renameSync(`${folder.file}.copy`, folder.file);
+    expectFileGone(
+      await rejection(store.insert(record())),
+      folder.file,
+      /another file \(inode \d+\)/,
+    );
+    expectFileGone(await rejection(store.ping()), folder.file, /another file/);
   });
 
   it('gone during the commit: the writes of that batch are not acknowledged', async () => {
     // A store on its own connection whose insert deletes the file while it is being written:
     // after the check that precedes the commit, before the one that follows it.
     await store.close();
-    const db = openCdDatabase(file);
-    const opened = statSync(file, { bigint: true });
+    const db = openCdDatabase(folder.file);
+    const opened = statSync(folder.file, { bigint: true });
     db.function('delete_the_file', () => {
-      rmSync(file, { force: true });
+      rmSync(folder.file, { force: true });
       return null;
     });
     db.exec(
       'CREATE TEMP TRIGGER delete_the_file AFTER INSERT ON main.cds BEGIN SELECT delete_the_file(); END',
     );
-    store = sqliteStore(db, { file, opened });
+    store = sqliteStore(db, { file: folder.file, opened });
     const outcomes = await Promise.allSettled([store.insert(record()), store.insert(record())]);
     for (const outcome of outcomes) {
       expect(outcome.status).to.equal('rejected');
-      expectFileGone((outcome as PromiseRejectedResult).reason, file, /nothing is there now/);
+      expectFileGone(
+        (outcome as PromiseRejectedResult).reason,
+        folder.file,
+        /nothing is there now/,
+      );
     }
     // They were written, into the file that is gone: a restart would not find them.
     expect(await store.count()).to.equal(2);

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
-import { tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
 
 /** The message openSqliteStore throws for `file`. */
 function refusal(file: string): string {
@@ -29,13 +29,10 @@ function foreignDatabase(file: string, sql: string): Buffer {
 const isRoot = process.getuid?.() === 0;
 
 describe('SQLite store: what it refuses to open', () => {
-  let folder: ReturnType<typeof tempDir>;
+  const folder = folderEachTest();
   beforeEach(() => {
-    folder = tempDir();
-  });
-  afterEach(() => {
-    chmodSync(folder.dir, 0o700);
-    folder.remove();
+    // A test may take the folder's permissions away; they come back before it is removed.
+    folder.closeAfter(() => chmodSync(folder.dir, 0o700));
   });
 
   it('a file in a folder that does not exist: names the folder, creates nothing', () => {

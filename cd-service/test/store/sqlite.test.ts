@@ -6,18 +6,15 @@ import { buildListQuery, type ListParams } from '../../src/cd/query.js';
 import { newRecord } from '../../src/cd/records.js';
 import { openCdDatabase, openSqliteStore } from '../../src/store/sqlite.js';
 import { toSqlite } from '../../src/store/sqlite-schema.js';
-import { makeCdInput, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
 import { sqliteFactory } from '../stores.js';
 import { describeStoreContract } from './contract.js';
 
 describeStoreContract(sqliteFactory);
 
 describe('SQLite store: the file', () => {
-  let folder: ReturnType<typeof tempDir>;
-  beforeEach(() => {
-    folder = tempDir();
-  });
-  afterEach(() => folder.remove());
+  const folder = folderEachTest();
 
   it('creates its schema on first start, in WAL mode', async () => {
     const file = join(folder.dir, 'cds.sqlite');

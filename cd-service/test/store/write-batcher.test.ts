@@ -2,25 +2,20 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { WriteBatcher } from '../../src/store/write-batcher.js';
-import { tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
 
 describe('WriteBatcher (group commit)', () => {
-  let folder: ReturnType<typeof tempDir>;
+  const folder = folderEachTest('batch.sqlite');
   let db: Database.Database;
   let other: Database.Database;
 
   beforeEach(() => {
-    folder = tempDir();
-    const file = join(folder.dir, 'batch.sqlite');
-    db = new Database(file);
+    db = new Database(folder.file);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE t (v INTEGER PRIMARY KEY)');
-    other = new Database(file, { readonly: true });
-  });
-  afterEach(() => {
-    other.close();
-    db.close();
-    folder.remove();
+    other = new Database(folder.file, { readonly: true });
+    folder.closeAfter(() => db.close());
+    folder.closeAfter(() => other.close());
   });
 
   const visible = () => other.prepare('SELECT COUNT(*) FROM t').pluck().get();
