@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
+import type { SecurityHeaders } from './security-headers.js';
 
 /** Headers of the failed answer that do not apply to its error. */
 const DISCARDED_ON_ERROR = [
@@ -21,8 +22,8 @@ export interface ErrorHandlerOptions {
   /** Renders the error page of a request that is not for the JSON API; JSON when absent or failing. */
   renderPage?: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined;
   isApi: (ctx: Context) => boolean;
-  /** Headers every error answer carries (the security headers), whatever failed and where. */
-  headers: Record<string, string>;
+  /** Sets the headers every error answer carries (the security headers), whatever failed and where. */
+  headers: SecurityHeaders;
 }
 
 /**
@@ -35,7 +36,7 @@ export function errorHandler({
   logger,
   renderPage,
   isApi,
-  headers: always,
+  headers: setHeaders,
 }: ErrorHandlerOptions): Middleware {
   return async (ctx, next) => {
     let body: ErrorBody;
@@ -56,7 +57,7 @@ export function errorHandler({
       if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
     }
     ctx.status = body.status;
-    ctx.set(always);
+    setHeaders(ctx);
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
     // A body not read yet stays unread: Node would otherwise read all of it to reuse the connection.
     if (!ctx.req.complete) ctx.set('Connection', 'close');

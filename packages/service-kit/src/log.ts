@@ -2,12 +2,25 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 
+/** What pino writes to: stdout's SonicBoom by default (end, destroy and 'close'), or a test's stream. */
+interface Output {
+  end?: () => void;
+  destroy?: () => void;
+  once?: (event: 'close', listener: () => void) => void;
+}
+
+/** What each logger made by createLogger writes to. */
+const outputs = new WeakMap<Logger, Output>();
+
 /**
  * One JSON object per line on stdout, the format log collectors read; every line names the
  * service that wrote it, so that the output of several services can be read and filtered.
  */
-export function createLogger(service: string, destination?: DestinationStream): Logger {
-  return pino(
+export function createLogger(
+  service: string,
+  destination: DestinationStream = pino.destination({ dest: 1, sync: false }),
+): Logger {
+  const logger = pino(
     {
       base: { service },
       messageKey: 'message',
@@ -16,19 +29,14 @@ export function createLogger(service: string, destination?: DestinationStream): 
     },
     destination,
   );
+  outputs.set(logger, destination as Output);
+  return logger;
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });
 
 /** How long an exit waits for the lines logged so far to be written: a reader that takes longer is gone or stuck. */
 const LOG_WRITE_WAIT_MS = 2_000;
-
-/** What pino writes to: stdout's SonicBoom by default (end, destroy and 'close'), or a test's stream. */
-interface Output {
-  end?: () => void;
-  destroy?: () => void;
-  once?: (event: 'close', listener: () => void) => void;
-}
 
 /**
  * Exits with `code` once every line logged so far is written, in order (pino writes stdout
@@ -37,7 +45,7 @@ interface Output {
  * the write forever (sonic-boom's flushSync loops on EPIPE), and no timer could end the process.
  */
 export function exitAfterLogs(logger: Logger, code: number, waitMs = LOG_WRITE_WAIT_MS): void {
-  const output = (logger as unknown as Record<symbol, Output>)[pino.symbols.streamSym] ?? {};
+  const output = outputs.get(logger) ?? {};
   const exit = () => process.exit(code);
   setTimeout(() => {
     // Destroyed, the stream is skipped by pino's exit hook, and its pending lines are dropped.

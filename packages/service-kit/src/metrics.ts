@@ -1,3 +1,4 @@
+import type { RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { CACHE_CONTROL } from './cache-control.js';
@@ -15,8 +16,9 @@ export function createMetricsRegistry(service: string): Registry {
  * set stays bounded whatever paths clients send.
  */
 export function routeOf(ctx: Context): string {
-  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-  if (typeof matched === 'string') return matched;
+  // @koa/router sets routerPath on the context of a request that one of its routes answered.
+  const { routerPath } = ctx as Partial<RouterContext>;
+  if (routerPath !== undefined) return routerPath;
   if (ctx.path.startsWith('/assets/')) return '/assets/:file';
   return ctx.path === '/metrics' ? '/metrics' : 'unmatched';
 }

@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 
 /** The Content-Security-Policy of sites whose pages load only their own assets. */
 const PAGES_POLICY = {
@@ -11,37 +11,32 @@ const PAGES_POLICY = {
   frameAncestors: ["'none'"],
 };
 
+/** Sets the security headers on an answer (on Node's response, before anything is sent). */
+export type SecurityHeaders = (ctx: Context) => void;
+
 /**
- * The security headers helmet decides for this Content-Security-Policy (helmet's directives;
- * the pages' own policy by default). They are the same for every answer, so helmet runs once,
- * here, and answers get them in one go.
+ * helmet, as its README shows it (a connect-style middleware, given Node's request and
+ * response), with this Content-Security-Policy (helmet's directives; the pages' own by default).
  */
 export function securityHeaders(
   contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const collect = {
-    setHeader: (name: string, value: unknown) => {
-      headers[name] = String(value);
-    },
-    removeHeader: (name: string) => {
-      delete headers[name];
-    },
-  };
-  helmet({
+): SecurityHeaders {
+  const setHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: false,
-  })({} as never, collect as never, () => {});
-  return headers;
+  });
+  return (ctx) =>
+    setHeaders(ctx.req, ctx.res, (error?: unknown) => {
+      if (error) throw error;
+    });
 }
 
-/** Sets these headers on every answer, before the rest runs (on Node's response: nothing is sent yet). */
-export function withHeaders(headers: Record<string, string>): Middleware {
-  const entries = Object.entries(headers);
+/** Sets these headers on every answer, before the rest runs. */
+export function withHeaders(setHeaders: SecurityHeaders): Middleware {
   return (ctx, next) => {
-    for (const [name, value] of entries) ctx.res.setHeader(name, value);
+    setHeaders(ctx);
     return next();
   };
 }
