@@ -12,12 +12,10 @@ import { errorHandler } from './error-handler.js';
 import { serializeJson } from './json.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
-import { pages } from './pages.js';
+import { KIT_PUBLIC, pages } from './pages.js';
 import { recordRequests } from './request-record.js';
 import { routing } from './routing.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
-import { viewEngine } from './view-engine.js';
-import { KIT_PUBLIC } from './views.js';
 import { wellFormedRequest } from './well-formed.js';
 
 export interface ServiceAppOptions {
@@ -70,14 +68,10 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const isJsonPath = underPaths(options.jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const files = assets([join(root, 'public'), KIT_PUBLIC]);
-  const viewsDir = join(root, 'views');
-  const compiledViews = options.compiledViews && fileURLToPath(options.compiledViews);
-  const cacheViews = options.cacheViews ?? true;
-  const renderFile = viewEngine(viewsDir, compiledViews, cacheViews);
-  const page = pages({
-    cacheViews,
-    viewsDir,
-    renderFile,
+  const page = pages(app, {
+    cacheViews: options.cacheViews ?? true,
+    viewsDir: join(root, 'views'),
+    compiledViews: options.compiledViews && fileURLToPath(options.compiledViews),
     assetUrl: files.url,
     formatting: options.formatting,
     errorView: options.errorView,
@@ -105,7 +99,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(serializeJson);
   app.use(files.middleware);
   app.use(page.middleware((ctx) => !isJson(ctx)));
-  app.use(routing(options.routers ?? [], api, renderFile));
+  app.use(routing(options.routers ?? [], api, page.renderKitView));
   return app;
 }
 

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import { type ApiInfo, type JsonSchema, type Operation, openApiDocument } from './operations.js';
-import type { RenderFile } from './view-engine.js';
-import { renderKitView } from './views.js';
 
 /** The document and its page change only with a new release of the service. */
 const DOCS_CACHE = CACHE_CONTROL.stable;
@@ -33,11 +32,18 @@ export function describeApi(info: ApiInfo, operations: readonly Operation[]): Ap
   return { document, operations: all };
 }
 
+/** Renders one of the kit's views in the service's layout (see pages.ts). */
+export type RenderKitView = (
+  ctx: Context,
+  view: string,
+  locals: Record<string, unknown>,
+) => Promise<string>;
+
 /** GET /docs: the API reference, rendered from the document in the service's layout. */
-export function docsPage(document: JsonSchema, render: RenderFile): Router {
+export function docsPage(document: JsonSchema, render: RenderKitView): Router {
   return new Router().get('/docs', async (ctx) => {
     ctx.set('Cache-Control', DOCS_CACHE);
-    ctx.body = await renderKitView(ctx, 'docs', render, {
+    ctx.body = await render(ctx, 'docs', {
       title: 'API reference',
       api: document,
     });

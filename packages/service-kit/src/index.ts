@@ -12,6 +12,7 @@ export { jsonBody } from './json-body.js';
 export type { Logger } from './log.js';
 export { createMetricsRegistry, timeOperations } from './metrics.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
+export { renderView } from './pages.js';
 export { pagingHeaders, setPageHeaders } from './paging.js';
 export { runService } from './run.js';
 export {
@@ -23,4 +24,3 @@ export {
   type SeedRules,
 } from './seed.js';
 export { bodyValidator, parameterValidator, type ValidatorOptions } from './validation.js';
-export { renderView } from './views.js';

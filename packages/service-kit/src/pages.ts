@@ -1,14 +1,18 @@
-import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
+import views from 'koa-views';
 import type { ErrorBody } from './errors.js';
-import type { RenderFile } from './view-engine.js';
-import { kitFormatting, renderView } from './views.js';
+import { compiledEngine, KIT_VIEWS } from './view-engine.js';
+import { kitFormatting } from './views.js';
 
 export interface PagesOptions {
-  /** Templates stay where they are while the process runs (off while editing them). */
+  /** Pug compiles each template once (off while editing them). */
   cacheViews: boolean;
   viewsDir: string;
-  renderFile: RenderFile;
+  /** The module of templates compiled at build time (see view-engine.ts); Pug itself without it. */
+  compiledViews: string | undefined;
   /** The URL of an asset, with its version. */
   assetUrl: (name: string) => string;
   /** The service's formatting for its templates, beside the kit's. */
@@ -17,88 +21,69 @@ export interface PagesOptions {
   errorView?: string | undefined;
 }
 
+/** Renders a view to a string: koa-views' `ctx.render`, which answers the HTML when autoRender is off. */
+type Render = (this: Context, view: string, locals?: Record<string, unknown>) => Promise<string>;
+
 /**
- * Pages rendered by koa-views: `ctx.render` (see renderView) and the locals every template has:
- * `asset` (an asset's URL), `path` (the request's) and `format` (the formatting helpers).
+ * Pages rendered by koa-views, as its README shows: `app.context.render` renders the service's
+ * views, and a second koa-views renders the kit's own (they extend the service's `layout`, found
+ * through Pug's `basedir`). Every template has the locals `asset` (an asset's URL), `format`
+ * (the formatting helpers) and `path` (the request's).
  */
-export function pages({
-  viewsDir,
-  renderFile,
-  assetUrl,
-  formatting,
-  errorView,
-  cacheViews,
-}: PagesOptions) {
-  const format = { ...kitFormatting, ...formatting };
-  // koa-views is loaded with the first page: a JSON request never needs it.
-  let installRender: Middleware | undefined;
-  const loadViews = async () => {
-    if (cacheViews) lookUpTemplatesOnce();
-    const { default: views } = await import('koa-views');
-    installRender = views(viewsDir, {
-      extension: 'pug',
-      autoRender: false,
-      engineSource: { pug: renderFile },
-    });
+export function pages(
+  app: Koa,
+  { viewsDir, compiledViews, assetUrl, formatting, errorView, cacheViews }: PagesOptions,
+) {
+  const engine = compiledEngine(viewsDir, compiledViews);
+  const settings = {
+    extension: 'pug',
+    autoRender: false,
+    ...(engine && { engineSource: { pug: engine } }),
+    options: {
+      basedir: viewsDir,
+      cache: cacheViews,
+      asset: assetUrl,
+      format: { ...kitFormatting, ...formatting },
+    },
   };
-  const noop = async () => {};
-  /** What a page's templates need: `ctx.render` and the locals. */
-  const prepare = async (ctx: Context) => {
-    if (!installRender) await loadViews();
-    ctx.state.asset = assetUrl;
-    ctx.state.path = ctx.path;
-    ctx.state.format = format;
-    await installRender?.(ctx, noop);
-  };
+  // Called without a context, koa-views answers the render function for app.context.
+  const viewsRender = (root: string) => (views(root, settings) as unknown as () => Render)();
+  app.context.render = viewsRender(viewsDir) as unknown as Koa.ExtendableContext['render'];
+  const kitRender = viewsRender(KIT_VIEWS);
   return {
-    /** Prepares every request for a page (`isPage`) to be rendered. */
+    /** Gives every request for a page (`isPage`) its path, as the templates' `path`. */
     middleware:
       (isPage: (ctx: Context) => boolean): Middleware =>
-      async (ctx, next) => {
-        if (isPage(ctx)) await prepare(ctx);
+      (ctx, next) => {
+        if (isPage(ctx)) ctx.state.path = ctx.path;
         return next();
       },
+    /** Renders one of the kit's views in the service's layout. */
+    renderKitView: (ctx: Context, view: string, locals: Record<string, unknown>) =>
+      kitRender.call(ctx, `${view}.pug`, { path: ctx.path, ...locals }),
     /** The error page in the site's layout, when there is one. */
     renderError:
       errorView === undefined
         ? undefined
-        : async (ctx: Context, error: ErrorBody) => {
-            // The request may have failed before the middleware that prepares pages ran.
-            await prepare(ctx);
-            return renderView(ctx, errorView, {
+        : (ctx: Context, error: ErrorBody) =>
+            // The request may have failed before the middleware that sets `path` ran.
+            renderView(ctx, errorView, {
+              path: ctx.path,
               title: error.status === 404 ? 'Not found' : 'Error',
               error,
-            });
-          },
+            }),
   };
 }
 
-type GetPaths = (root: string, view: string, extension: string) => Promise<unknown>;
+/** The kit's own assets (the API reference's stylesheet), served beside the service's. */
+export const KIT_PUBLIC = join(dirname(fileURLToPath(import.meta.url)), '..', 'public');
 
-/**
- * koa-views finds the file of a template (get-paths: an fs.stat, and a second one when the name
- * lacks its extension) at every render, which cost a page more than rendering it. Templates do
- * not move while the process runs: get-paths, as koa-views requires it, remembers each lookup
- * that succeeded. Run before koa-views is first loaded; once per process.
- */
-function lookUpTemplatesOnce(): void {
-  const fromViews = createRequire(createRequire(import.meta.url).resolve('koa-views'));
-  const id = fromViews.resolve('get-paths');
-  const getPaths = fromViews(id) as GetPaths & { remembers?: true };
-  if (getPaths.remembers) return;
-  const found = new Map<string, Promise<unknown>>();
-  const remembering = Object.assign(
-    (root: string, view: string, extension: string) => {
-      const key = `${root}\0${view}\0${extension}`;
-      let paths = found.get(key);
-      if (!paths) {
-        paths = getPaths(root, view, extension);
-        found.set(key, paths);
-        paths.catch(() => found.delete(key));
-      }
-      return paths;
-    },
-    { remembers: true as const },
-  );
-  (fromViews.cache[id] as NodeJS.Module).exports = remembering;
+/** Renders a Pug view (its path relative to the service's views) to a string. */
+export function renderView(
+  ctx: Context,
+  view: string,
+  locals: Record<string, unknown>,
+): Promise<string> {
+  // The file name with its extension spares koa-views a failing stat on every render.
+  return ctx.render(`${view}.pug`, locals) as unknown as Promise<string>;
 }

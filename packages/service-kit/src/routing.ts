@@ -1,17 +1,20 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { type Api, docsPage } from './docs.js';
+import { type Api, docsPage, type RenderKitView } from './docs.js';
 import { mount } from './operations.js';
-import type { RenderFile } from './view-engine.js';
 
 /**
  * Every route in one router, so that 405 names every method of a path: the pages, /docs, then
  * the operations. A method no route has (PROPFIND, SEARCH, ...) gets 405 with Allow on a path
  * that exists, 404 on one that does not (@koa/router answers 501 to both).
  */
-export function routing(pages: readonly Router[], api: Api, renderFile: RenderFile): Middleware {
+export function routing(
+  pages: readonly Router[],
+  api: Api,
+  renderKitView: RenderKitView,
+): Middleware {
   const router = new Router();
-  for (const part of [...pages, docsPage(api.document, renderFile)]) router.use(part.routes());
+  for (const part of [...pages, docsPage(api.document, renderKitView)]) router.use(part.routes());
   mount(router, api.operations);
   // The router's middleware types ask for its own context, which it adds as it runs.
   const dispatch = router.routes() as unknown as Middleware;

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { KIT_VIEWS } from './views.js';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Renders a template file (an absolute path) with its locals. */
+/** The views the kit brings (the API reference); they extend the service's own `layout`, which has a `head` block. */
+export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
+
+/** Renders a template file (an absolute path) with its locals: an engine of koa-views' `engineSource`. */
 export type RenderFile = (file: string, locals: Record<string, unknown>) => Promise<string>;
 type Template = (locals: Record<string, unknown>) => string;
 
@@ -11,31 +13,25 @@ type Template = (locals: Record<string, unknown>) => string;
 const kitKey = (view: string) => `service-kit/${view}.pug`;
 
 /**
- * How the templates of a service are rendered: from the module `compileViews` wrote at build
- * time when it exists (compiled JavaScript in production: the Pug compiler, about 40 MB of
- * memory, is never loaded), else by Pug itself (the sources, while editing templates).
+ * The templates of a service compiled at build time by `compileViews`, as a koa-views engine:
+ * in production the Pug compiler (about 40 MB of memory) is never loaded. Undefined when the
+ * module does not exist (running the sources): koa-views then renders with Pug itself.
  */
-export function viewEngine(
+export function compiledEngine(
   viewsDir: string,
   compiledModule: string | undefined,
-  cache: boolean,
-): RenderFile {
+): RenderFile | undefined {
+  if (!compiledModule || !existsSync(compiledModule)) return undefined;
   const keyOf = (file: string) =>
     file.startsWith(KIT_VIEWS)
       ? kitKey(relative(KIT_VIEWS, file).replace(/\.pug$/, ''))
       : relative(viewsDir, file);
-  if (compiledModule && existsSync(compiledModule)) {
-    let templates: Promise<Record<string, Template>> | undefined;
-    return async (file, locals) => {
-      templates ??= import(pathToFileURL(compiledModule).href).then((module) => module.default);
-      const template = (await templates)[keyOf(file)];
-      if (!template) throw new Error(`${compiledModule} has no template for ${file}`);
-      return template(locals);
-    };
-  }
+  let templates: Promise<Record<string, Template>> | undefined;
   return async (file, locals) => {
-    const { default: pug } = await import('pug');
-    return pug.renderFile(file, { ...locals, basedir: viewsDir, cache });
+    templates ??= import(pathToFileURL(compiledModule).href).then((module) => module.default);
+    const template = (await templates)[keyOf(file)];
+    if (!template) throw new Error(`${compiledModule} has no template for ${file}`);
+    return template(locals);
   };
 }
 

@@ -1,33 +1,4 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Context } from 'koa';
-import type { RenderFile } from './view-engine.js';
-
-/** The views the kit brings (the API reference); they extend the service's own `layout`, which has a `head` block. */
-export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
-/** The kit's own assets (the API reference's stylesheet), served beside the service's. */
-export const KIT_PUBLIC = join(dirname(fileURLToPath(import.meta.url)), '..', 'public');
-
-/** Renders a Pug view (its path relative to the service's views) to a string. */
-export function renderView(
-  ctx: Context,
-  view: string,
-  locals: Record<string, unknown>,
-): Promise<string> {
-  // The file name with its extension spares koa-views a failing stat on every render.
-  return ctx.render(`${view}.pug`, locals) as unknown as Promise<string>;
-}
-
-/** Renders one of the kit's views, which extend the service's `layout` (found through `basedir`). */
-export function renderKitView(
-  ctx: Context,
-  view: string,
-  render: RenderFile,
-  locals: Record<string, unknown>,
-): Promise<string> {
-  return render(join(KIT_VIEWS, `${view}.pug`), { ...ctx.state, ...locals });
-}
-
+// The formatting helpers every template has as `format` (the kit's views use them).
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

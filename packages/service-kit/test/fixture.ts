@@ -8,8 +8,8 @@ import { healthOperations } from '../src/health.js';
 import { Router } from '../src/index.js';
 import { jsonBody } from '../src/json-body.js';
 import type { Operation } from '../src/operations.js';
+import { renderView } from '../src/pages.js';
 import { Conformance } from '../src/testing/conformance.js';
-import { renderView } from '../src/views.js';
 
 const FAILING = ['addItemThenFail', 'boom'];
 const JSON_PATHS = ['/api', '/healthz', '/livez', '/readyz', '/openapi.json'];

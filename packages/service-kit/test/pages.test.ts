@@ -1,25 +1,23 @@
-import fs from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { fixtureService } from './fixture.js';
 
 describe('pages', () => {
-  it('look each template up on disk once, not at every render', async () => {
-    const { app, request } = fixtureService();
-    const server = app.callback();
-    await request(server).get('/').expect(200);
-    const looked: string[] = [];
-    const stat = fs.stat;
-    fs.stat = ((path: string, ...rest: unknown[]) => {
-      looked.push(String(path));
-      return (stat as (...args: unknown[]) => unknown)(path, ...rest);
-    }) as typeof fs.stat;
-    try {
-      for (let i = 0; i < 3; i++) await request(server).get('/').expect(200);
-    } finally {
-      fs.stat = stat;
-    }
-    expect(looked.filter((path) => path.endsWith('.pug'))).to.deep.equal([]);
-  });
+  for (const cacheViews of [true, false]) {
+    it(`compile a template ${cacheViews ? 'once (cacheViews)' : 'at every render (cacheViews: false)'}`, async () => {
+      const root = mkdtempSync(join(tmpdir(), 'kit-pages-'));
+      cpSync(join(import.meta.dirname, 'fixture'), root, { recursive: true });
+      const { app, request } = fixtureService({ root, cacheViews });
+      const server = app.callback();
+      expect((await request(server).get('/').expect(200)).text).to.include('<p>HELLO</p>');
+      const home = join(root, 'views', 'home.pug');
+      writeFileSync(home, readFileSync(home, 'utf8').replace('p=', 'p.changed='));
+      const again = await request(server).get('/').expect(200);
+      expect(again.text.includes('<p class="changed">HELLO</p>')).to.equal(!cacheViews);
+    });
+  }
 
   it('render with the service helpers and the security headers', async () => {
     const { app, request } = fixtureService();
