@@ -61,7 +61,7 @@ lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint 
 format: $(INSTALLED) ## Rewrite the code in the house style
 	@for p in $(PACKAGES) bench; do (cd $$p && $(NPM) run format); done
 
-bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services against a same-work floor, a plain Koa replay and a bare replay (writes bench/RESULTS.md; about 20 minutes)
+bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services: each route against plain Koa replaying its answer and a bare node:http replay, layer costs from a CPU profile, growth with the data, memory (writes bench/RESULTS.md; about 20 minutes)
 	@cd bench && node --import tsx src/bench.ts --write
 
 bench-scale: build bench/node_modules/.package-lock.json ## The bench's growth section alone: 1,000 records against 100,000 games (and the CDs' large size); rewrites that section of bench/RESULTS.md (about 10 minutes)

@@ -89,13 +89,15 @@ export const serviceNodeFlags = (name: ServiceName): string[] =>
 
 /**
  * Starts one of the services from its compiled JavaScript (`make build`) the way `npm start`
- * and its image do: the `node` command of its `start` script, Node's flags included.
+ * and its image do: the `node` command of its `start` script, Node's flags included, after
+ * `extraFlags` (`--cpu-prof`, for one).
  */
 export function startService(
   name: ServiceName,
   env: Record<string, string> = {},
+  extraFlags: string[] = [],
 ): Promise<RunningProcess> {
-  return startProcess(join(repoRoot, name), startArguments(name), env);
+  return startProcess(join(repoRoot, name), [...extraFlags, ...startArguments(name)], env);
 }
 
 /** What a start that must fail leaves: its exit code, the error it logged, all its output. */

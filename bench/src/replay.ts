@@ -1,15 +1,9 @@
 // Starts the servers a route is compared with, each in a process of its own, from the service's
-// captured answer: the bare node:http replay, the plain Koa replay and the same-work floor.
+// captured answer: the bare node:http replay and the plain Koa replay.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RawResponse } from './load.js';
-import {
-  type RunningProcess,
-  repoRoot,
-  type ServiceName,
-  serviceNodeFlags,
-  startProcess,
-} from './process.js';
+import { repoRoot, type ServiceName, serviceNodeFlags, startProcess } from './process.js';
 import type { CapturedFile } from './servers/captured.js';
 
 /** Headers that describe the connection or the moment, not the answer. */
@@ -37,7 +31,7 @@ export function writeCaptured(response: RawResponse, dir: string): string {
 }
 
 /**
- * The three servers a route is compared with, from the service's captured answer (`captured`,
+ * The two servers a route is compared with, from the service's captured answer (`captured`,
  * written by writeCaptured). Each runs with the Node flags of the service's `npm start` (its
  * heap settings), so that the service differs from them by its code alone.
  */
@@ -54,11 +48,5 @@ export function comparisonServers(service: ServiceName, captured: string) {
     bare: () => start('bare.ts', {}),
     /** A plain Koa 3 + @koa/router app answering the captured bytes at `routePath`. */
     koa: (routePath: string) => start('koa-replay.ts', { ROUTE_PATH: routePath }),
-    /**
-     * The same-work floor `floor` (`<service>/<name>`), given the service's environment (its
-     * seed, its SQLite file) so that it works on the same data.
-     */
-    floor: (floor: string, serviceEnv: Record<string, string>): Promise<RunningProcess> =>
-      start('floor.ts', { ...serviceEnv, FLOOR: floor }),
   };
 }

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { RunSettings, Summary } from './compare.js';
+import type { LayerCosts } from './layer-costs.js';
 import type { RouteRow } from './measure-route.js';
 import type { ServiceName } from './process.js';
 import { GROUPS, type Group } from './routes.js';
@@ -33,6 +34,8 @@ export interface BenchResults {
   /** The machine's load average when the run began: a busy machine moves every figure. */
   loadAverage: number;
   routes: RouteRow[];
+  /** What each layer costs, from a CPU profile of a service on one of its routes. */
+  layers: LayerCosts[];
   posts?: Summary;
   mix?: MixResult;
   processes: ProcessRow[];
@@ -47,9 +50,8 @@ export interface BenchResults {
 const LAYER_COSTS = '## What each layer costs';
 const LAYER_COSTS_PLACEHOLDER = `${LAYER_COSTS}
 
-PLACEHOLDER, not yet measured: the cost of each layer of the request path in microseconds per
-request, from a \`node --cpu-prof\` profile of each service under this bench's load (issue 19).
-\`make bench\` keeps this section and everything after it as written.
+Written by hand: what the profiles above mean, and what was tried. \`make bench\` keeps this
+section and everything after it as written.
 `;
 
 const fmt = (n: number, digits = 0) =>
@@ -67,25 +69,24 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 
 function routeTable(rows: RouteRow[]): string {
   const lines = [
-    '| route | service req/s | floor req/s | plain Koa req/s | bare req/s | service / floor | service / plain Koa | service / bare | floor / plain Koa | floor body | target |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
-    ...rows.map(({ route, service, floor, koa, bare, ratios, floorBody }) => {
-      const target =
-        route.target === undefined ? 'reported' : atLeast(ratios.serviceToFloor, route.target);
-      return `| ${short(route.service)} \`GET ${route.path}\` | ${fmt(service.rps)} | ${fmt(floor.rps)} | ${fmt(koa.rps)} | ${fmt(bare.rps)} | ${fmt(ratios.serviceToFloor, 2)} | ${fmt(ratios.serviceToKoa, 2)} | ${fmt(ratios.serviceToBare, 2)} | ${fmt(ratios.floorToKoa, 2)} | ${floorBody} | ${target} |`;
-    }),
+    '| route | service req/s | plain Koa req/s | bare req/s | service / plain Koa | service / bare |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      ({ route, service, koa, bare, ratios }) =>
+        `| ${short(route.service)} \`GET ${route.path}\` | ${fmt(service.rps)} | ${fmt(koa.rps)} | ${fmt(bare.rps)} | ${fmt(ratios.serviceToKoa, 2)} | ${fmt(ratios.serviceToBare, 2)} |`,
+    ),
     '',
     'Latency, p50 / p99 in ms (medians of the rounds):',
     '',
-    '| route | service | floor | plain Koa | bare |',
-    '|---|---:|---:|---:|---:|',
+    '| route | service | plain Koa | bare |',
+    '|---|---:|---:|---:|',
     ...rows.map(
-      ({ route, service, floor, koa, bare }) =>
-        `| ${short(route.service)} \`GET ${route.path}\` | ${latency(service)} | ${latency(floor)} | ${latency(koa)} | ${latency(bare)} |`,
+      ({ route, service, koa, bare }) =>
+        `| ${short(route.service)} \`GET ${route.path}\` | ${latency(service)} | ${latency(koa)} | ${latency(bare)} |`,
     ),
   ];
   const failures = rows.flatMap(({ route, ...servers }) =>
-    (['service', 'floor', 'koa', 'bare'] as const)
+    (['service', 'koa', 'bare'] as const)
       .filter((name) => servers[name].failed + servers[name].non2xx > 0)
       .map(
         (name) =>
@@ -95,6 +96,22 @@ function routeTable(rows: RouteRow[]): string {
   return [...lines, ...(failures.length ? ['', 'Failed answers:', '', ...failures] : [])].join(
     '\n',
   );
+}
+
+function layersSection(layers: LayerCosts[]): string[] {
+  if (layers.length === 0) return [];
+  return [
+    '## Layer costs, from a CPU profile of this run',
+    '',
+    "Each service started alone with `node --cpu-prof` (and its `npm start` flags) and loaded on one route; the kit's `bin/layer-costs.js` gives each CPU sample to the layer whose code ran (its kit file or the library it uses; Koa's and Node's own frames are skipped on the way up, so a header a layer sets counts for that layer), divided by the requests answered. The profile includes the JIT's warm-up.",
+    '',
+    ...layers.flatMap(({ service, path, requests, table }) => [
+      `### ${short(service)} \`GET ${path}\` (${fmt(requests)} requests)`,
+      '',
+      table,
+      '',
+    ]),
+  ];
 }
 
 function writesSection(results: BenchResults): string[] {
@@ -150,13 +167,6 @@ function processSection(rows: ProcessRow[], routes: RouteRow[]): string[] {
 /** Every verdict of the run, one line each. */
 function verdicts(results: BenchResults): string[] {
   const lines: string[] = [];
-  for (const { route, ratios } of results.routes) {
-    if (route.target !== undefined) {
-      lines.push(
-        `${atLeast(ratios.serviceToFloor, route.target)} ${short(route.service)} \`GET ${route.path}\`: ${fmt(ratios.serviceToFloor, 2)} of the floor`,
-      );
-    }
-  }
   lines.push(...scaleVerdicts(scaleResults(results)).map((line) => line.slice(2)));
   if (results.posts) {
     lines.push(
@@ -191,8 +201,8 @@ function method(results: BenchResults): string {
   return [
     '## Method',
     '',
-    `- Each route runs on four servers, each a process of its own on 127.0.0.1, loaded by autocannon from the bench's process: **the service** (compiled, started with its \`npm start\` command, request logs off); **the same-work floor**, a minimal Koa 3 + @koa/router app doing the route's work on every request with the service's compiled domain code and templates (bench/src/floors/); **plain Koa**, a Koa 3 + @koa/router app replaying the service's captured answer (status, headers, body) at the same path; **bare**, a node:http server replaying it too. The floor sends the captured status and headers as they are, so it differs from plain Koa by the work alone; "floor body" says whether it answered the service's very bytes. The three run with the Node flags of the service's \`npm start\` (its heap settings).`,
-    `- The four alternate: ${rounds} round(s) of ${seconds} s each, ${connections} connections (after ${warmSeconds} s of warm-up each), the first server of each round moving on by one. req/s and latencies are the medians of the rounds; each ratio is the median of the round-by-round ratios. Targets are fractions of the floor: service / floor. service / plain Koa is what the service costs above the framework, floor / plain Koa what the work costs.`,
+    `- Each route runs on three servers, each a process of its own on 127.0.0.1, loaded by autocannon from the bench's process: **the service** (compiled, started with its \`npm start\` command, request logs off); **plain Koa**, a Koa 3 + @koa/router app replaying the service's captured answer (status, headers, body) at the same path, the floor the framework sets; **bare**, a node:http server replaying it too, the machine's limit. The two replays run with the Node flags of the service's \`npm start\` (its heap settings).`,
+    `- The three alternate: ${rounds} round(s) of ${seconds} s each, ${connections} connections (after ${warmSeconds} s of warm-up each), the first server of each round moving on by one. req/s and latencies are the medians of the rounds; each ratio is the median of the round-by-round ratios. service / plain Koa is what the service's work and layers cost above the framework; what each layer takes of it is in the CPU profiles.`,
     '- Growth with the data: see its section.',
     "- Latencies are autocannon's per-response times, measured to the microsecond (its histogram counts whole milliseconds).",
   ].join('\n');
@@ -238,6 +248,7 @@ export function report(results: BenchResults): string {
       const rows = results.routes.filter((row) => row.route.group === group);
       return rows.length ? [`## ${GROUPS[group]}`, '', routeTable(rows), ''] : [];
     }),
+    ...layersSection(results.layers),
     ...scaleSection(scaleResults(results), {
       loadAverage: results.scaleLoadAverage ?? { start: Number.NaN, end: Number.NaN },
       settings: results.settings,

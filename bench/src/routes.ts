@@ -1,4 +1,5 @@
-// The routes compared with their floor (issue 19's targets), grouped as RESULTS.md shows them.
+// The routes measured against plain Koa replaying their bytes and a bare node:http replay,
+// grouped as RESULTS.md shows them.
 import type { ServiceName } from './process.js';
 
 export type Group = 'json' | 'pages' | 'cd-list';
@@ -8,12 +9,6 @@ export interface Route {
   /** The request's path and query. */
   path: string;
   group: Group;
-  /** The same-work floor (`<service>/<name>`, see floors/). */
-  floor: string;
-  /** The least fraction of the floor's rate the service must reach; none: reported. */
-  target?: number;
-  /** A page that is random on every load: the floor's body cannot be the service's. */
-  random?: boolean;
   /** Among the few routes of `--quick`. */
   quick?: boolean;
 }
@@ -24,43 +19,31 @@ export const GROUPS: Record<Group, string> = {
   'cd-list': 'CD list on SQLite (61 CDs)',
 };
 
-const JSON_TARGET = 0.8;
-const PAGE_TARGET = 0.7;
-
-/** A route of `service`; its group and target follow from its floor's name (`...-page`). */
-function route(
-  service: ServiceName,
-  path: string,
-  floor: string,
-  rest: Partial<Route> = {},
-): Route {
-  const page = floor.endsWith('-page');
-  return {
-    service,
-    path,
-    floor: `${service}/${floor}`,
-    group: page ? 'pages' : 'json',
-    target: page ? PAGE_TARGET : JSON_TARGET,
-    ...rest,
-  };
-}
-const games = (path: string, floor: string, rest: Partial<Route> = {}) =>
-  route('games-service', path, floor, rest);
-const travel = (path: string, floor: string, rest: Partial<Route> = {}) =>
-  route('travel-service', path, floor, rest);
+const games = (path: string, group: Group, quick = false): Route => ({
+  service: 'games-service',
+  path,
+  group,
+  quick,
+});
+const travel = (path: string, group: Group, quick = false): Route => ({
+  service: 'travel-service',
+  path,
+  group,
+  quick,
+});
 
 export const ROUTES: Route[] = [
-  games('/api/games/top-rated', 'top-rated-json', { quick: true }),
-  games('/api/games/1', 'game-json'),
-  games('/api/games?q=zelda&limit=20', 'search-json'),
-  travel('/api/itineraries/kyoto', 'itinerary-json'),
-  games('/healthz', 'healthz-json'),
-  route('cd-service', '/healthz', 'healthz-json'),
-  games('/', 'home-page', { random: true }),
-  games('/top-rated', 'top-rated-page', { quick: true }),
-  games('/games/1', 'game-page'),
-  travel('/', 'home-page', { random: true }),
-  travel('/itineraries/kyoto', 'itinerary-page', { quick: true }),
-  games('/search?q=zelda', 'search-page', { target: undefined }),
-  route('cd-service', '/cds?limit=20', 'list-json', { group: 'cd-list', quick: true }),
+  games('/api/games/top-rated', 'json', true),
+  games('/api/games/1', 'json'),
+  games('/api/games?q=zelda&limit=20', 'json'),
+  travel('/api/itineraries/kyoto', 'json'),
+  games('/healthz', 'json'),
+  { service: 'cd-service', path: '/healthz', group: 'json' },
+  games('/', 'pages'),
+  games('/top-rated', 'pages', true),
+  games('/games/1', 'pages'),
+  travel('/', 'pages'),
+  travel('/itineraries/kyoto', 'pages', true),
+  games('/search?q=zelda', 'pages'),
+  { service: 'cd-service', path: '/cds?limit=20', group: 'cd-list', quick: true },
 ];

@@ -1,4 +1,4 @@
-// What the replay servers and the floors share: the service's captured answer (written by
+// What the replay servers share: the service's captured answer (written by
 // replay.ts to the file named by CAPTURED) and the log line that tells the bench their URL.
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
