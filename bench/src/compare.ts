@@ -16,10 +16,14 @@ export interface Contender {
   request: Request | Request[];
 }
 
-/** Loads the contenders in turn for `rounds` rounds; the first of each round moves on by one. */
+/**
+ * Loads the contenders in turn for `rounds` rounds; the first of each round moves on by one.
+ * `warmed` is called once every contender is warm, before the first round.
+ */
 export async function alternate<K extends string>(
   contenders: Record<K, Contender>,
   settings: RunSettings,
+  warmed?: () => void,
 ): Promise<Record<K, LoadResult[]>> {
   const names = Object.keys(contenders) as K[];
   const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<
@@ -32,6 +36,7 @@ export async function alternate<K extends string>(
       seconds,
     });
   for (const name of names) await run(name, settings.warmSeconds);
+  warmed?.();
   for (let round = 0; round < settings.rounds; round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(round + i) % names.length] as K;

@@ -2,6 +2,7 @@
 // large number of generated records, both running, the same requests alternated between them.
 // For games-service also: a light request's p99 while heavy searches loop, the start time at
 // the large size and the resident memory after the search load. `--scale` runs this part alone.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { alternate, median, type RunSettings, ratio, type Summary, summarize } from './compare.js';
 import { load, send } from './load.js';
@@ -45,6 +46,17 @@ export interface GrowthRow {
   growth: number;
   /** MAX_GROWTH for a target, none when reported. */
   target?: number;
+  /** The service's CPU time per request, µs, at each size (over all the rounds). */
+  cpuUs: { small: number; large: number };
+}
+
+/**
+ * The CPU time a process has used, µs (user and system, from /proc/<pid>/stat, in clock ticks of
+ * 10 ms). Unlike req/s, it hardly moves when other processes share the machine's cores.
+ */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 export interface ScaleResult {
@@ -53,6 +65,8 @@ export interface ScaleResult {
   rows: GrowthRow[];
   /** Start to listening, ms: one start at SMALL, each start at the large size. */
   startMs: { small: number; large: number[] };
+  /** The CPU time those starts took, ms (a busy machine stretches startMs, much less this). */
+  startCpuMs: { small: number; large: number[] };
   /** games-service only: a light request's p99 alone and while heavy searches loop. */
   heavy?: { path: string; aloneP99Ms: number; loadedP99Ms: number; ratio: number };
   /** games-service only: resident memory at the large size after the search load, MB. */
@@ -145,13 +159,20 @@ async function growthRows(
       const { status } = await send(running.url, { path: at });
       if (status !== 200) throw new Error(`${service} answers ${at} with ${status}`);
     }
+    const cpuAt = () => ({ small: cpuUs(small.pid), large: cpuUs(large.pid) });
+    let before = cpuAt();
     const runs = await alternate(
       {
         small: { url: small.url, request: { path: paths.small } },
         large: { url: large.url, request: { path: paths.large } },
       },
       settings,
+      () => {
+        before = cpuAt();
+      },
     );
+    const after = cpuAt();
+    const served = (results: { total: number }[]) => results.reduce((n, r) => n + r.total, 0);
     rows.push({
       service,
       what,
@@ -160,6 +181,10 @@ async function growthRows(
       large: summarize(runs.large),
       growth: ratio(runs.small, runs.large),
       ...(target && { target: MAX_GROWTH }),
+      cpuUs: {
+        small: (after.small - before.small) / served(runs.small),
+        large: (after.large - before.large) / served(runs.large),
+      },
     });
   }
   return rows;
@@ -188,6 +213,17 @@ async function p99BesideHeavySearches(url: string, heavy: string, settings: RunS
   return { path: heavy, aloneP99Ms, loadedP99Ms, ratio: loadedP99Ms / aloneP99Ms };
 }
 
+type MeasuredStart = RunningProcess & { startCpuMs: number };
+
+/** Starts a service and notes the CPU time it took to listen. */
+async function startMeasured(
+  service: ServiceName,
+  env: Record<string, string>,
+): Promise<MeasuredStart> {
+  const running = await startService(service, env);
+  return Object.assign(running, { startCpuMs: cpuUs(running.pid) / 1000 });
+}
+
 async function compareSizes(
   service: ServiceName,
   largeSize: number,
@@ -196,27 +232,30 @@ async function compareSizes(
   settings: RunSettings,
   starts: number,
 ): Promise<ScaleResult> {
-  const started: RunningProcess[] = [];
+  const started: MeasuredStart[] = [];
   try {
-    for (const size of [SMALL, largeSize]) started.push(await startService(service, envFor(size)));
-    const [small, large] = started as [RunningProcess, RunningProcess];
+    for (const size of [SMALL, largeSize]) started.push(await startMeasured(service, envFor(size)));
+    const [small, large] = started as [MeasuredStart, MeasuredStart];
+    const startCpu = { small: small.startCpuMs, large: large.startCpuMs };
     const rows = await growthRows(service, [small, large], largeSize, queries, settings);
     const result: ScaleResult = {
       service,
       large: largeSize,
       rows,
       startMs: { small: small.startMs, large: [large.startMs] },
+      startCpuMs: { small: startCpu.small, large: [startCpu.large] },
     };
     if (service === 'games-service' && rows.length > 0) {
-      const heaviest = rows.reduce((a, b) => (b.large.rps < a.large.rps ? b : a));
+      const heaviest = rows.reduce((a, b) => (b.cpuUs.large > a.cpuUs.large ? b : a));
       process.stderr.write(`  ${service}: ${LIGHT_PATH} beside ${heaviest.path}\n`);
       result.heavy = await p99BesideHeavySearches(large.url, heaviest.path, settings);
       result.rssAfterLoadMb = large.rssMb();
     }
     for (const running of started.splice(0)) await running.stop();
     for (let start = 1; start < starts; start++) {
-      const again = await startService(service, envFor(largeSize));
+      const again = await startMeasured(service, envFor(largeSize));
       result.startMs.large.push(again.startMs);
+      result.startCpuMs.large.push(again.startCpuMs);
       await again.stop();
     }
     return result;
@@ -313,11 +352,11 @@ export function scaleVerdicts(results: ScaleResult[]): string[] {
 
 function growthTable({ large, rows }: ScaleResult): string {
   return [
-    `| what | URL at ${fmt(large)} | req/s at ${fmt(SMALL)} | req/s at ${fmt(large)} | p50 / p99 ms at ${fmt(SMALL)} | p50 / p99 ms at ${fmt(large)} | time at ${fmt(large)} / at ${fmt(SMALL)} | target |`,
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    `| what | URL at ${fmt(large)} | req/s at ${fmt(SMALL)} | req/s at ${fmt(large)} | p50 / p99 ms at ${fmt(SMALL)} | p50 / p99 ms at ${fmt(large)} | time at ${fmt(large)} / at ${fmt(SMALL)} | target | CPU µs a request at ${fmt(SMALL)} / at ${fmt(large)} | CPU at ${fmt(large)} / at ${fmt(SMALL)} |`,
+    '|---|---|---:|---:|---:|---:|---:|---|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.what} | \`${row.path}\` | ${fmt(row.small.rps)} | ${fmt(row.large.rps)} | ${latency(row.small)} | ${latency(row.large)} | ${fmt(row.growth, 2)}x | ${row.target === undefined ? 'reported' : atMost(row.growth, row.target, 'x')} |`,
+        `| ${row.what} | \`${row.path}\` | ${fmt(row.small.rps)} | ${fmt(row.large.rps)} | ${latency(row.small)} | ${latency(row.large)} | ${fmt(row.growth, 2)}x | ${row.target === undefined ? 'reported' : atMost(row.growth, row.target, 'x')} | ${fmt(row.cpuUs.small)} / ${fmt(row.cpuUs.large)} | ${fmt(row.cpuUs.large / row.cpuUs.small, 2)}x |`,
     ),
   ].join('\n');
 }
@@ -340,7 +379,7 @@ export function scaleSection(
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; load average ${fmt(run.loadAverage.start, 2)} at the start of this part, ${fmt(run.loadAverage.end, 2)} at its end, on a machine shared with other work: figures move with it, ratios less (both sizes are measured in the same rounds).`,
     '',
-    `Each service runs twice, on ${fmt(SMALL)} generated records and on the large size (\`bench/src/synthetic.ts\`, the seeds' field sizes), both running; each request alternates between them, ${rounds} round(s) of ${seconds} s, ${connections} connections. Growth is the time of a request (1 / req/s) at the large size over its time at ${fmt(SMALL)}. The p99 beside heavy searches: one client sends \`GET ${LIGHT_PATH}\` alone, then while ${HEAVY_CLIENTS} clients loop the slowest search of the table, round after round; medians of the rounds. \`make bench-scale\` runs this part alone.`,
+    `Each service runs twice, on ${fmt(SMALL)} generated records and on the large size (\`bench/src/synthetic.ts\`, the seeds' field sizes), both running; each request alternates between them, ${rounds} round(s) of ${seconds} s, ${connections} connections. Growth is the time of a request (1 / req/s) at the large size over its time at ${fmt(SMALL)}; the last columns give the service's CPU time per request over the rounds (from /proc, which other processes on the machine move much less than req/s). The p99 beside heavy searches: one client sends \`GET ${LIGHT_PATH}\` alone, then while ${HEAVY_CLIENTS} clients loop the search of the table that takes the most CPU time at the large size, round after round; medians of the rounds. \`make bench-scale\` runs this part alone.`,
     '',
     ...scaleVerdicts(results),
     '',
@@ -349,7 +388,7 @@ export function scaleSection(
       '',
       growthTable(result),
       '',
-      `Start to listening: ${fmt(result.startMs.small)} ms with ${fmt(SMALL)}; ${result.startMs.large.map((ms) => fmt(ms)).join(', ')} ms with ${fmt(result.large)}.`,
+      `Start to listening: ${fmt(result.startMs.small)} ms with ${fmt(SMALL)}; ${result.startMs.large.map((ms) => fmt(ms)).join(', ')} ms with ${fmt(result.large)}. The CPU time of those starts: ${fmt(result.startCpuMs.small)} ms; ${result.startCpuMs.large.map((ms) => fmt(ms)).join(', ')} ms.`,
       '',
     ]),
   ];

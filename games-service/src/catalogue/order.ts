@@ -12,9 +12,9 @@ export interface Order {
 
 function withIndex(positions: Uint32Array): Order {
   const indexOf = new Uint32Array(positions.length);
-  positions.forEach((position, index) => {
-    indexOf[position] = index;
-  });
+  for (let index = 0; index < positions.length; index++) {
+    indexOf[positions[index] as number] = index;
+  }
   return { positions, indexOf };
 }
 
@@ -30,15 +30,22 @@ export function orderByNumber(keys: Float64Array): Order {
   const size = keys.length;
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
-  for (const key of keys) {
-    low = Math.min(low, key);
-    high = Math.max(high, key);
+  let whole = true;
+  for (let i = 0; i < size; i++) {
+    const key = keys[i] as number;
+    if (key < low) low = key;
+    if (key > high) high = key;
+    if (whole && !Number.isInteger(key)) whole = false;
   }
   // Whole numbers of a small enough range pack with their position into one exact number, which
   // a typed array sorts natively, many times faster than through a comparison function.
-  if (keys.every(Number.isInteger) && (high - low + 1) * size <= Number.MAX_SAFE_INTEGER) {
-    const packed = Float64Array.from(keys, (key, position) => (key - low) * size + position).sort();
-    return withIndex(Uint32Array.from(packed, (key) => key % size));
+  if (whole && (high - low + 1) * size <= Number.MAX_SAFE_INTEGER) {
+    const packed = new Float64Array(size);
+    for (let i = 0; i < size; i++) packed[i] = ((keys[i] as number) - low) * size + i;
+    packed.sort();
+    const positions = new Uint32Array(size);
+    for (let i = 0; i < size; i++) positions[i] = (packed[i] as number) % size;
+    return withIndex(positions);
   }
   return withIndex(
     Uint32Array.from(keys.keys()).sort(

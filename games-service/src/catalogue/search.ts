@@ -65,7 +65,11 @@ const hasSurrogate = (text: string) => /[\uD800-\uDFFF]/.test(text);
  * either way, ties by id. A descending order is its ascending one reversed, ties kept by id.
  */
 function sortKeyOrders(games: readonly Game[]): Record<SortKey, Order> {
-  const numbers = (value: (game: Game) => number) => Float64Array.from(games, value);
+  const numbers = (value: (game: Game) => number) => {
+    const keys = new Float64Array(games.length);
+    for (let i = 0; i < games.length; i++) keys[i] = value(games[i] as Game);
+    return keys;
+  };
   const sameIn = (keys: ArrayLike<unknown>) => (p: number, q: number) => keys[p] === keys[q];
   // Ratings in tenths, as whole numbers (the seed's rule) when they all are; unrated games sort
   // last, above every rating, and stay last when reversed.
