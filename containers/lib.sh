@@ -2,27 +2,22 @@
 # shellcheck disable=SC2034  # the variables set here are used by the scripts that source it
 # Shared by the scripts in containers/ (sourced, not run).
 #
-# Which engine runs the stack, chosen in this order (COMPOSE_ENGINE overrides it, with one of
-# "docker compose", "docker-compose", "podman compose", "podman-compose", "podman"):
-#   1. `docker compose` (Compose v2) when `docker compose version` works;
-#   2. `docker-compose` (v1) when a Docker engine answers (`docker info`);
-#   3. podman: docker-compose talking to `podman system service` (started here when needed,
-#      as on machines without systemd), else `podman compose`, else podman-compose;
-#   4. `docker-compose` alone (it will say that no engine answers).
-# detect_engine sets COMPOSE (an array: the compose command), ENGINE (docker or podman: the CLI
-# that inspects containers) and ENGINE_NAME (for messages); engine_start then starts what the
-# engine needs (podman's API service, which exits by itself after PODMAN_SERVICE_IDLE seconds
-# without a request, 900 by default).
+# The engine is Docker (the Engine, with Compose): `docker compose` (Compose v2) when
+# `docker compose version` works, else `docker-compose` (v1.29); COMPOSE_ENGINE forces one
+# ("docker compose" or "docker-compose"). detect_engine sets COMPOSE (an array: the compose
+# command) and ENGINE_NAME (for messages); engine_start also checks that the engine answers.
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PROJECT=${COMPOSE_PROJECT_NAME:-koa-services}
 # Image names follow the project (docker-compose.yml names them after it): two stacks keep apart.
 export COMPOSE_PROJECT_NAME=$PROJECT
 SERVICES=(games-service travel-service cd-service)
-BASE_IMAGE=docker.io/library/node:24.18.1-bookworm-slim
-# The stack's compose services: the proxy, then the replicas (docker-compose.yml). On SQLite
-# cd-service is one process, and MongoDB is left out.
-STACK_SERVICES_SQLITE=(proxy games-service-1 games-service-2 travel-service-1 travel-service-2 cd-service-1)
+# The base of every image we build, and the local stand-in for it where it cannot be pulled
+# (containers/base-image.sh), under a name of its own: the official image is never shadowed.
+BASE_IMAGE=node:24.18.1-bookworm-slim
+LOCAL_BASE_IMAGE=${LOCAL_BASE_IMAGE:-localhost/koa-services/$BASE_IMAGE}
+# What the builds use: the official image, or the local stand-in (ensure_base_image sets it).
+NODE_IMAGE=$BASE_IMAGE
 # The image of the mongo service, and that of its local stand-in (docker-compose.mongo-standin.yml).
 MONGO_IMAGE=$(sed -nE 's/^ +image: *(mongo:[^ ]+)$/\1/p' "$REPO_ROOT/docker-compose.yml")
 MONGO_STANDIN_IMAGE=${MONGO_STANDIN_IMAGE:-$(sed -nE 's/.*MONGO_STANDIN_IMAGE:-([^}]+)\}.*/\1/p' "$REPO_ROOT/docker-compose.mongo-standin.yml")}
@@ -31,96 +26,27 @@ log() { printf '[%s] %s\n' "${LOG_TAG:-containers}" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# podman on a machine without systemd (CI's): our containers.conf (ulimits the sandbox allows,
-# runc, cgroupfs), unless the caller chose one.
-podman_env() {
-  if [ -z "${CONTAINERS_CONF:-}" ] && [ ! -d /run/systemd/system ]; then
-    export CONTAINERS_CONF=$REPO_ROOT/containers/podman/containers.conf
-  fi
-}
-
-podman_sock_default() {
-  if [ "$(id -u)" = 0 ]; then echo /run/podman/podman.sock
-  else echo "${XDG_RUNTIME_DIR:-/tmp/podman-$(id -u)}/podman/podman.sock"; fi
-}
-
-podman_ping() {
-  if have curl; then curl -fsS --max-time 3 --unix-socket "$1" http://d/_ping >/dev/null 2>&1
-  else timeout 5 podman --remote --url "unix://$1" version >/dev/null 2>&1; fi
-}
-
-# Starts `podman system service` on socket $1 unless one answers there; $2: idle seconds
-# before it exits by itself (0: never). Prints the PID of a service it started, nothing else.
-podman_service_start() {
-  local sock=$1 idle=${2:-900} pid
-  podman_ping "$sock" && return 0
-  mkdir -p "$(dirname "$sock")"
-  rm -f "$sock"
-  setsid podman system service --time="$idle" "unix://$sock" \
-    >"$(dirname "$sock")/service.log" 2>&1 </dev/null &
-  pid=$!
-  for _ in $(seq 50); do
-    podman_ping "$sock" && { echo "$pid" >"$(dirname "$sock")/koa-services.pid"; echo "$pid"; return 0; }
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  cat "$(dirname "$sock")/service.log" >&2
-  die "podman system service did not start on $sock"
-}
-
 detect_engine() {
   local choice=${COMPOSE_ENGINE:-}
+  have docker || die "docker is not installed: install Docker Engine and Compose (Debian: apt-get install docker.io docker-compose)"
   if [ -z "$choice" ]; then
-    if have docker && docker compose version >/dev/null 2>&1; then choice="docker compose"
-    elif have docker-compose && have docker && timeout 20 docker info >/dev/null 2>&1; then choice="docker-compose"
-    elif have podman && have docker-compose; then choice="podman"
-    elif have podman && podman compose version >/dev/null 2>&1; then choice="podman compose"
-    elif have podman && have podman-compose; then choice="podman-compose"
-    elif [ "${KOA_PODMAN_SETUP_TRIED:-0}" = 0 ] && bash "$REPO_ROOT/containers/podman-setup.sh" >&2; then
-      # No engine answered: podman set up by the project's own script (as the smoke test does).
-      KOA_PODMAN_SETUP_TRIED=1 detect_engine
-      return
-    else
-      die "no container engine answers: Docker is not running here (\`docker info\` fails) and podman cannot be set up; start Docker (with Compose), or install podman and docker-compose (apt-get install podman docker-compose)"
-    fi
+    if docker compose version >/dev/null 2>&1; then choice="docker compose"
+    elif have docker-compose; then choice=docker-compose
+    else die "neither \`docker compose\` nor docker-compose is installed (Debian: apt-get install docker-compose)"; fi
   fi
-  ENGINE_NAME=$choice
   case $choice in
-    "docker compose") COMPOSE=(docker compose); ENGINE=docker ;;
-    docker-compose) COMPOSE=(docker-compose); ENGINE=docker ;;
-    "podman compose") podman_env; COMPOSE=(podman compose); ENGINE=podman ;;
-    podman-compose) podman_env; COMPOSE=(podman-compose); ENGINE=podman ;;
-    podman)
-      podman_env
-      PODMAN_SOCK=${PODMAN_SOCK:-$(podman_sock_default)}
-      export DOCKER_HOST=unix://$PODMAN_SOCK
-      COMPOSE=(docker-compose); ENGINE=podman
-      ENGINE_NAME="docker-compose with podman (DOCKER_HOST=$DOCKER_HOST)" ;;
-    *) die "COMPOSE_ENGINE=$choice: not one of docker compose, docker-compose, podman compose, podman-compose, podman" ;;
+    "docker compose") COMPOSE=(docker compose) ;;
+    docker-compose) COMPOSE=(docker-compose) ;;
+    *) die "COMPOSE_ENGINE=$choice: not one of \"docker compose\", docker-compose" ;;
   esac
+  ENGINE_NAME=$choice
 }
 
 engine_start() {
   detect_engine
-  if [ "$ENGINE" = podman ] && [ "${COMPOSE[0]}" = docker-compose ]; then
-    PODMAN_SERVICE_PID=$(podman_service_start "$PODMAN_SOCK" "${PODMAN_SERVICE_IDLE:-900}") || exit 1
-  fi
-}
-
-# After a command that needed the engine only while it ran: stops the podman service that
-# engine_start started for it, if any.
-engine_stop_if_started() {
-  if [ -n "${PODMAN_SERVICE_PID:-}" ]; then podman_service_stop "$PODMAN_SOCK"; fi
-}
-
-# Stops the podman service that podman_service_start started on socket $1, if it still runs.
-podman_service_stop() {
-  local pidfile pid
-  pidfile="$(dirname "$1")/koa-services.pid"
-  [ -f "$pidfile" ] || return 0
-  pid=$(cat "$pidfile")
-  if ps -p "$pid" -o args= 2>/dev/null | grep -q 'podman system service'; then kill "$pid" 2>/dev/null || true; fi
-  rm -f "$pidfile"
+  local err
+  err=$(timeout 20 docker info 2>&1 >/dev/null) ||
+    die "the Docker engine does not answer (start it: your system's docker service, or dockerd as root): ${err##*$'\n'}"
 }
 
 # Why a pull failed, in a few words, from the engine's error message $1: no registry reachable
@@ -137,8 +63,8 @@ pull_failure_cause() {
       *"TLS handshake timeout"* | *"connection reset"* | *"dial tcp"*)
       echo "no network to the registry ($host: $(grep -oE '(network is unreachable|no route to host|connection refused|i/o timeout|TLS handshake timeout|connection reset by peer)' <<<"$err" | head -1))" ;;
     *"manifest unknown"* | *"not found"* | *"unauthorized"* | *"denied"* | *"toomanyrequests"*)
-      echo "the registry refuses it ($(tail -1 <<<"$err" | sed -E 's/^Error: //' | cut -c1-160))" ;;
-    *) echo "$(tail -1 <<<"$err" | sed -E 's/^Error: //' | cut -c1-200)" ;;
+      echo "the registry refuses it ($(tail -1 <<<"$err" | sed -E 's/^Error[^:]*: //' | cut -c1-160))" ;;
+    *) echo "$(tail -1 <<<"$err" | sed -E 's/^Error[^:]*: //' | cut -c1-200)" ;;
   esac
 }
 
@@ -146,52 +72,45 @@ pull_failure_cause() {
 # the cause, then what to do ($2).
 ensure_pulled() {
   local image=$1 advice=$2 err
-  # podman resolves a short name only through registries.conf, which often names none: the
-  # name Docker means (docker.io, library/ for an official image).
-  if [ "$ENGINE" = podman ]; then
-    case ${image%%/*} in
-      "$image") image=docker.io/library/$image ;;
-      *.* | *:* | localhost) ;;
-      *) image=docker.io/$image ;;
-    esac
-  fi
-  "$ENGINE" image inspect "$image" >/dev/null 2>&1 && return 0
+  docker image inspect "$image" >/dev/null 2>&1 && return 0
   log "pulling $image"
-  err=$("$ENGINE" pull -q "$image" 2>&1 >/dev/null) && return 0
+  err=$(docker pull -q "$image" 2>&1 >/dev/null) && return 0
   die "$image cannot be pulled: $(pull_failure_cause "$err"). $advice"
 }
 
-# The base image of every image we build: pulled; with podman, where that fails, made locally
-# (containers/base-image.sh: Debian from debootstrap and Node from the npm registry).
+# The base image of every image we build: the official one, pulled; where that fails, the local
+# stand-in (made once by containers/base-image.sh: Debian from debootstrap, Node from the npm
+# registry). Sets NODE_IMAGE, which build_image passes to every Dockerfile.
 ensure_base_image() {
   local err
-  "$ENGINE" image inspect "$BASE_IMAGE" >/dev/null 2>&1 && return 0
-  if [ "$ENGINE" != podman ]; then
-    ensure_pulled "$BASE_IMAGE" "Load it from a machine that has it (docker save, then docker load), or use podman, for which containers/base-image.sh makes a local stand-in."
-    return
+  if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then NODE_IMAGE=$BASE_IMAGE; return 0; fi
+  if docker image inspect "$LOCAL_BASE_IMAGE" >/dev/null 2>&1; then
+    NODE_IMAGE=$LOCAL_BASE_IMAGE
+    log "base image: the local stand-in $LOCAL_BASE_IMAGE ($BASE_IMAGE is not here)"
+    return 0
   fi
   log "pulling $BASE_IMAGE"
-  err=$(podman pull -q "$BASE_IMAGE" 2>&1 >/dev/null) && return 0
-  log "$BASE_IMAGE cannot be pulled: $(pull_failure_cause "$err"); making it locally (containers/base-image.sh, about 2 minutes once)"
-  bash "$REPO_ROOT/containers/base-image.sh"
+  if err=$(docker pull -q "$BASE_IMAGE" 2>&1 >/dev/null); then NODE_IMAGE=$BASE_IMAGE; return 0; fi
+  log "$BASE_IMAGE cannot be pulled: $(pull_failure_cause "$err"); making a local stand-in, $LOCAL_BASE_IMAGE (containers/base-image.sh, a few minutes once)"
+  LOCAL_BASE_IMAGE=$LOCAL_BASE_IMAGE bash "$REPO_ROOT/containers/base-image.sh" ||
+    die "the local base image cannot be made (containers/base-image.sh needs root, debootstrap and npm)"
+  NODE_IMAGE=$LOCAL_BASE_IMAGE
 }
 
-# Build output goes to one log file per image; the terminal gets one line per build step (the
-# engine's own: podman/buildah "[2/6] STEP 3/5: ...", Docker's classic builder "Step 3/12 : ...",
-# BuildKit's "#7 [deps 2/6] ..."), or everything with VERBOSE=1.
-BUILD_STEP='^((\[[0-9]+/[0-9]+\] )?STEP [0-9]+/[0-9]+: |Step [0-9]+/[0-9]+ : |#[0-9]+ \[)'
+# Build output goes to one log file per image; the terminal gets one line per build step
+# (Docker's classic builder "Step 3/12 : ...", BuildKit's "#7 [deps 2/6] ..."), or everything
+# with VERBOSE=1.
+BUILD_STEP='^(Step [0-9]+/[0-9]+ : |#[0-9]+ \[)'
 BUILD_LOG_DIR=${BUILD_LOG_DIR:-${TMPDIR:-/tmp}/$PROJECT-build}
 
-# build_image NAME IMAGE CONTEXT [DOCKERFILE] [TARGET]: builds with the engine itself (never
-# through docker-compose v1, whose builder prints the legacy builder's deprecation notice). A
-# build that failed on the network is tried again (the layers built are reused); any other
-# failure stops with the end of the log.
+# build_image NAME IMAGE CONTEXT [DOCKERFILE] [TARGET]: builds with the engine itself, on
+# NODE_IMAGE. A build that failed on the network is tried again (the layers built are reused);
+# any other failure stops with the end of the log.
 build_image() {
   local name=$1 image=$2 context=$3 dockerfile=${4:-$3/Dockerfile} target=${5:-}
   local cmd logfile status_file status attempt
-  cmd=("$ENGINE" build -f "$dockerfile" -t "$image")
+  cmd=(docker build -f "$dockerfile" -t "$image" --build-arg "NODE_IMAGE=$NODE_IMAGE")
   [ -z "$target" ] || cmd+=(--target "$target")
-  [ "$ENGINE" != podman ] || cmd+=(--format docker --pull=never --force-rm)
   cmd+=("$context")
   mkdir -p "$BUILD_LOG_DIR"
   logfile=$BUILD_LOG_DIR/$name.log
@@ -220,7 +139,7 @@ build_image() {
   fi
 }
 
-# The stack's own images (the proxy and the three services' runtime images), one at a time.
+# The stack's own images (the edge and the three services' runtime images), one at a time.
 build_stack_images() {
   local tag=${IMAGE_TAG:-latest} service
   build_image proxy "$PROJECT/proxy:$tag" proxy || return 1
@@ -234,80 +153,26 @@ build_stack_images() {
 health_of() {
   local id
   for id in "$@"; do
-    "$ENGINE" inspect --format \
+    docker inspect --format \
       '{{.Name}} {{if ne .State.Status "running"}}{{.State.Status}}{{else if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' \
       "$id" 2>/dev/null | sed 's#^/##'
   done
 }
 
-# ---- The proxy (proxy/default.vcl) and its view of the replicas
-PROXY_WORKDIR=/var/lib/varnish/edge
-container_of() {
-  "$ENGINE" ps -q --filter "label=com.docker.compose.project=$PROJECT" --filter "label=com.docker.compose.service=$1"
-}
-proxy_admin() { "$ENGINE" exec "$(container_of proxy)" varnishadm -n "$PROXY_WORKDIR" "$@"; }
-# The proxy's name of a replica's backend: games-service-1 -> games_1.
-backend_of() { echo "${1%%-service-*}_${1##*-}"; }
-# The replicas (compose services *-service-N) running in the project, sorted.
-running_replicas() {
-  "$ENGINE" ps -q --filter "label=com.docker.compose.project=$PROJECT" |
-    xargs -r "$ENGINE" inspect --format '{{ index .Config.Labels "com.docker.compose.service" }}' |
-    { grep -E -- '-service-[0-9]+$' || true; } | sort
-}
-# Whether the proxy's last three probes of replica $1 were good (its probe history, newest last:
-# H for a good one). Three good probes in a row: the replica is in the rotation, and whatever the
-# proxy knew of a container that was there before is past.
-proxy_ready() {
-  local probes
-  probes=$(proxy_admin backend.list -p "boot.$(backend_of "$1")" 2>/dev/null | awk '$2 == "Happy" { print $1 }')
-  [[ $probes == *HHH ]]
-}
-# Waits until the proxy has each replica named ready; $1: timeout in seconds, then the replicas.
-wait_proxy_ready() {
-  local timeout=$1 start=$SECONDS replica waiting
-  shift
-  while :; do
-    waiting=()
-    for replica in "$@"; do proxy_ready "$replica" || waiting+=("$replica"); done
-    [ "${#waiting[@]}" -gt 0 ] || return 0
-    if [ $((SECONDS - start)) -ge "$timeout" ]; then
-      log "the proxy does not have ${waiting[*]} in its rotation after $timeout s:"
-      proxy_admin backend.list 2>&1 | sed 's/^/    /' >&2 || true
-      return 1
-    fi
-    sleep 1
-  done
-}
-
-# podman without systemd runs no health check by itself: this loop runs them every 3 s for the
-# containers of project $1, until killed (for `depends_on: condition: service_healthy`).
-health_loop() {
-  local id
-  while :; do
-    for id in $(podman ps -q --filter "label=com.docker.compose.project=$1"); do
-      podman healthcheck run "$id" >/dev/null 2>&1 || true
-    done
-    sleep 3
-  done
-}
-
 # Waits until every container of project $1 is healthy (or runs with no health check); $2:
-# timeout in seconds. Without systemd, podman runs health checks only when asked: ask.
+# timeout in seconds.
 wait_healthy() {
   local project=$1 timeout=${2:-180} start=$SECONDS ids states restarting
   while :; do
-    mapfile -t ids < <("$ENGINE" ps -aq --filter "label=com.docker.compose.project=$project")
+    mapfile -t ids < <(docker ps -aq --filter "label=com.docker.compose.project=$project")
     [ "${#ids[@]}" -gt 0 ] || die "no container of project $project"
-    if [ "$ENGINE" = podman ]; then
-      for id in "${ids[@]}"; do podman healthcheck run "$id" >/dev/null 2>&1 || true; done
-    fi
     states=$(health_of "${ids[@]}")
     if ! grep -qvE ' (healthy|none)$' <<<"$states"; then
       log "all healthy after $((SECONDS - start)) s:"; sed 's/^/    /' <<<"$states" >&2
       return 0
     fi
     restarting=$(for id in "${ids[@]}"; do
-      "$ENGINE" inspect --format '{{.Name}} {{.RestartCount}}' "$id" 2>/dev/null | sed 's#^/##'
+      docker inspect --format '{{.Name}} {{.RestartCount}}' "$id" 2>/dev/null | sed 's#^/##'
     done | awk '$2 >= 3 {print $1}')
     if [ -n "$restarting" ]; then
       log "keeps restarting (it exits soon after it starts): $restarting"; return 1
@@ -319,5 +184,82 @@ wait_healthy() {
       log "still not healthy after $timeout s:"; sed 's/^/    /' <<<"$states" >&2; return 1
     fi
     sleep 2
+  done
+}
+
+# ---- The edge (proxy/haproxy.cfg) and its view of the replicas
+# The containers of compose service $1 (running ones; -a: all), by ID.
+containers_of() {
+  docker ps -q "${@:2}" --filter "label=com.docker.compose.project=$PROJECT" --filter "label=com.docker.compose.service=$1"
+}
+container_of() { containers_of "$1" | head -1; }
+# A container's name, and its address on the stack's network.
+name_of() { docker inspect --format '{{.Name}}' "$1" | sed 's#^/##'; }
+address_of() { docker inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}' "$1" | awk '{print $1}'; }
+service_of() { docker inspect --format '{{ index .Config.Labels "com.docker.compose.service" }}' "$1"; }
+# The services that run replicas behind the edge (games-service, ...) in the project.
+running_services() {
+  docker ps -q --filter "label=com.docker.compose.project=$PROJECT" |
+    xargs -r docker inspect --format '{{ index .Config.Labels "com.docker.compose.service" }}' |
+    { grep -E -- '-service$' || true; } | sort | uniq -c | awk '{print $2, $1}'
+}
+# The edge's replica slots, one line each: "backend address status seconds-since-last-change",
+# from HAProxy's statistics (CSV), asked inside the edge's container.
+edge_servers() {
+  docker exec "$(container_of proxy)" node -e '
+    fetch("http://127.0.0.1:8080/stats;csv").then((r) => r.text()).then((text) => {
+      const [head, ...rows] = text.trim().split("\n");
+      const names = head.replace(/^# /, "").split(",");
+      const at = (row, name) => row.split(",")[names.indexOf(name)];
+      for (const row of rows) {
+        const sv = at(row, "svname");
+        if (sv === "FRONTEND" || sv === "BACKEND" || !at(row, "addr")) continue;
+        console.log([at(row, "pxname"), at(row, "addr"), at(row, "status"), at(row, "lastchg"), at(row, "stot")].join(" "));
+      }
+    }, (e) => { console.error(e.message); process.exit(1); });'
+}
+# The edge's backend of a service: games-service -> games.
+backend_of() { echo "${1%-service}"; }
+# Whether the edge has container $1 in its rotation (UP in both backends of its service, the
+# API's and the pages'), by its current address; $2: at most this many seconds since the edge
+# last changed its state (to tell a replica back from a restart from the one before it).
+edge_ready() {
+  local id=$1 since=${2:-} backend address
+  backend=$(backend_of "$(service_of "$id")")
+  address=$(address_of "$id")
+  [ -n "$address" ] || return 1
+  edge_servers 2>/dev/null | awk -v b="$backend" -v a="$address" -v s="$since" '
+    ($1 == b || $1 == b "_pages") && $2 ~ ("^" a ":") && $3 == "UP" && (s == "" || $4 <= s) { n++ }
+    END { exit n == 2 ? 0 : 1 }'
+}
+# How many replicas of service $1 the edge has in its rotation (UP in the API's backend).
+edge_up_count() {
+  edge_servers 2>/dev/null | awk -v b="$(backend_of "$1")" '$1 == b && $3 == "UP" { n++ } END { print n + 0 }'
+}
+# Waits until the edge has each container named in its rotation; $1: timeout in seconds.
+wait_edge_ready() {
+  local timeout=$1 start=$SECONDS id waiting
+  shift
+  while :; do
+    waiting=()
+    for id in "$@"; do edge_ready "$id" || waiting+=("$(name_of "$id")"); done
+    [ "${#waiting[@]}" -gt 0 ] || return 0
+    if [ $((SECONDS - start)) -ge "$timeout" ]; then
+      log "the edge does not have ${waiting[*]} in its rotation after $timeout s:"
+      edge_servers 2>&1 | sed 's/^/    /' >&2 || true
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+# Waits until the edge has exactly $2 replicas of service $1 in its rotation; $3: timeout (s).
+wait_edge_count() {
+  local service=$1 want=$2 timeout=${3:-30} start=$SECONDS
+  until [ "$(edge_up_count "$service")" = "$want" ]; do
+    if [ $((SECONDS - start)) -ge "$timeout" ]; then
+      log "the edge has $(edge_up_count "$service") replicas of $service in its rotation after $timeout s, not $want"
+      return 1
+    fi
+    sleep 0.5
   done
 }

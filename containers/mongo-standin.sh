@@ -19,6 +19,6 @@ cd "$REPO_ROOT"
 case $MONGO_STANDIN_IMAGE in
   mongo:* | */mongo:* | "$MONGO_IMAGE") die "MONGO_STANDIN_IMAGE=$MONGO_STANDIN_IMAGE would shadow MongoDB's own image: choose another name" ;;
 esac
-if [ -z "${ENGINE:-}" ]; then detect_engine; fi
+detect_engine
 ensure_base_image
 build_image mongo-standin "$MONGO_STANDIN_IMAGE" containers/mongo-standin

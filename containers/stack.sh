@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stack in containers, with whichever engine this machine has (see containers/lib.sh).
+# The stack in containers, on the Docker engine with Compose (see containers/lib.sh).
 # Used by the Makefile: make up | up-sqlite | down | logs | ps | test-containers.
 #
 #   containers/stack.sh up          build, start with MongoDB, wait until healthy, print the URLs
@@ -9,12 +9,12 @@
 #   containers/stack.sh ps          list the containers and their health
 #   containers/stack.sh test        build each service's `test` stage and run its tests inside
 #   containers/stack.sh engine      print the engine chosen
-# Env: COMPOSE_ENGINE (force an engine), COMPOSE_PROJECT_NAME (default koa-services),
+# Env: COMPOSE_ENGINE ("docker compose" or docker-compose), COMPOSE_PROJECT_NAME (default koa-services),
 #      UP_TIMEOUT (seconds to wait for health, default 240), VERBOSE=1 (the whole build output;
 #      otherwise one line per build step, the rest in a log file), MONGO_STANDIN=1 (up: a local
 #      stand-in for MongoDB, containers/mongo-standin.sh, where the mongo image cannot be pulled),
 #      and the stack's own variables (ITINERARY_SEED, CD_API_TOKEN, MONGODB_URI, GAMES_PORT,
-#      TRAVEL_PORT, CD_PORT, BIND_ADDRESS, PROXY_CACHE_SIZE, STACK_NET_PREFIX).
+#      TRAVEL_PORT, CD_PORT, BIND_ADDRESS, PROXY_CACHE_MB).
 #      EXTRA_COMPOSE_FILE: a compose file of your own, added after the stack's (an override).
 set -euo pipefail
 LOG_TAG=stack
@@ -38,7 +38,7 @@ print_urls() {
   echo "  travel-service  http://$bind:${TRAVEL_PORT:-3002}"
   echo "  cd-service      http://$bind:${CD_PORT:-3003}/docs  (the CD API: /cds)"
   echo
-  echo "  through the caching proxy (X-Cache says HIT, MISS, REVALIDATED or PASS); two replicas of each"
+  echo "  through the caching edge (X-Cache says HIT, MISS or PASS); $1"
   echo "  make logs (follow the logs), make ps, make down (stop; the data stays)"
 }
 
@@ -49,37 +49,38 @@ up() {
   ensure_base_image
   if [ "$store" = sqlite ]; then
     files=("${SQLITE_FILES[@]}")
-    extra=(--no-deps "${STACK_SERVICES_SQLITE[@]}")   # leave out mongo and cd-service-2
-    "$ENGINE" volume inspect "$mongo_volume" >/dev/null 2>&1 || made_mongo_volume=1
+    extra=(--no-deps proxy "${SERVICES[@]}")   # leave out mongo
+    docker volume inspect "$mongo_volume" >/dev/null 2>&1 || made_mongo_volume=1
   elif [ "${MONGO_STANDIN:-0}" = 1 ]; then
     files=("${MONGO_FILES[@]}" -f docker-compose.mongo-standin.yml)
     log "MONGO_STANDIN=1: MongoDB is replaced by a local stand-in (data in memory): $MONGO_STANDIN_IMAGE"
-    ENGINE=$ENGINE bash containers/mongo-standin.sh
+    NODE_IMAGE=$NODE_IMAGE bash containers/mongo-standin.sh
   else
     files=("${MONGO_FILES[@]}")
     ensure_pulled "$MONGO_IMAGE" "$MONGO_ADVICE"
   fi
   files+=("${EXTRA_FILES[@]}")
   build_stack_images || die "the images do not build"
-  local loop_pid="" status=0
-  if [ "$ENGINE" = podman ]; then health_loop "$PROJECT" & loop_pid=$!; fi
+  local status=0
   log "starting the stack"
   "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" up -d --no-build "${extra[@]}" 2>&1 | sed 's/^/    /' >&2 || status=$?
-  if [ -n "$loop_pid" ]; then kill "$loop_pid" 2>/dev/null || true; wait "$loop_pid" 2>/dev/null || true; fi
   # docker-compose v1 creates every volume of the files, used or not (Compose v2 only those of
   # the services it starts): the stack without MongoDB keeps no volume for it.
-  if [ "$made_mongo_volume" = 1 ]; then "$ENGINE" volume rm "$mongo_volume" >/dev/null 2>&1 || true; fi
+  if [ "$made_mongo_volume" = 1 ]; then docker volume rm "$mongo_volume" >/dev/null 2>&1 || true; fi
   [ "$status" = 0 ] || die "the stack did not start (make down removes what did)"
   log "waiting until every container is healthy (at most ${UP_TIMEOUT:-240} s)"
   if ! wait_healthy "$PROJECT" "${UP_TIMEOUT:-240}"; then
     "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" logs --tail=30 >&2 || true
     die "the stack is not healthy (make logs, make ps; make down stops it)"
   fi
-  local replicas
-  mapfile -t replicas < <(running_replicas)
-  wait_proxy_ready 60 "${replicas[@]}" || die "the proxy does not reach every replica (make logs proxy; make down stops it)"
-  log "the proxy has ${#replicas[@]} replicas in its rotation"
-  print_urls
+  local replicas=() service counts=()
+  for service in "${SERVICES[@]}"; do
+    mapfile -t -O "${#replicas[@]}" replicas < <(containers_of "$service")
+    counts+=("$(containers_of "$service" | wc -l) ${service%-service}")
+  done
+  wait_edge_ready 60 "${replicas[@]}" || die "the edge does not reach every replica (make logs proxy; make down stops it)"
+  log "the edge has ${#replicas[@]} replicas in its rotation"
+  print_urls "replicas: $(IFS=,; echo "${counts[*]}" | sed 's/,/, /g')"
 }
 
 case $cmd in
@@ -88,9 +89,7 @@ case $cmd in
   up-sqlite) engine_start; up sqlite ;;
   down)
     engine_start
-    "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" down --remove-orphans "$@"
-    # The podman API service these scripts started, if any, is not needed any more.
-    if [ "$ENGINE" = podman ] && [ -n "${PODMAN_SOCK:-}" ]; then podman_service_stop "$PODMAN_SOCK"; fi ;;
+    "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" down --remove-orphans "$@" ;;
   logs)
     engine_start
     # Ctrl-C is how a user stops following: say so in one line, without docker-compose's
@@ -101,12 +100,10 @@ case $cmd in
   ps)
     engine_start
     "${COMPOSE[@]}" -p "$PROJECT" "${SQLITE_FILES[@]}" ps
-    mapfile -t ids < <("$ENGINE" ps -aq --filter "label=com.docker.compose.project=$PROJECT")
+    mapfile -t ids < <(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT")
     if [ "${#ids[@]}" -gt 0 ]; then
-      [ "$ENGINE" = podman ] && for id in "${ids[@]}"; do podman healthcheck run "$id" >/dev/null 2>&1 || true; done
       echo; echo "health:"; health_of "${ids[@]}" | sed 's/^/  /'
-    fi
-    engine_stop_if_started ;;
+    fi ;;
   test)
     engine_start
     ensure_base_image
@@ -122,7 +119,6 @@ case $cmd in
       fi
     done
     "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml down --remove-orphans >/dev/null 2>&1 || true
-    engine_stop_if_started
     [ "${#failed[@]}" -eq 0 ] || die "tests failed in: ${failed[*]}"
     log "all tests passed inside the containers" ;;
   *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ "$cmd" = help ] ;;
