@@ -203,20 +203,34 @@ running_services() {
     xargs -r docker inspect --format '{{ index .Config.Labels "com.docker.compose.service" }}' |
     { grep -E -- '-service$' || true; } | sort | uniq -c | awk '{print $2, $1}'
 }
-# The edge's replica slots, one line each: "backend address status seconds-since-last-change",
-# from HAProxy's statistics (CSV), asked inside the edge's container.
+# The edge's replica slots that have an address, one line each: "backend address status
+# seconds-since-its-last-change requests-served" (status UP, DOWN or MAINT), from HAProxy's own
+# view (`show servers state` and `show stat` on its admin socket, inside the edge's container).
 edge_servers() {
   docker exec "$(container_of proxy)" node -e '
-    fetch("http://127.0.0.1:8080/stats;csv").then((r) => r.text()).then((text) => {
-      const [head, ...rows] = text.trim().split("\n");
-      const names = head.replace(/^# /, "").split(",");
-      const at = (row, name) => row.split(",")[names.indexOf(name)];
-      for (const row of rows) {
-        const sv = at(row, "svname");
-        if (sv === "FRONTEND" || sv === "BACKEND" || !at(row, "addr")) continue;
-        console.log([at(row, "pxname"), at(row, "addr"), at(row, "status"), at(row, "lastchg"), at(row, "stot")].join(" "));
+    const socket = require("node:net").connect(8081, "127.0.0.1", () => socket.end("show servers state; show stat\n"));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk));
+    socket.on("error", (error) => { console.error(error.message); process.exit(1); });
+    socket.on("end", () => {
+      const served = new Map();
+      let stat;
+      for (const line of text.split("\n")) {
+        if (line.startsWith("# pxname")) stat = line.slice(2).split(",");
+        else if (stat && line.includes(",")) {
+          const row = line.split(",");
+          served.set(`${row[stat.indexOf("pxname")]}/${row[stat.indexOf("svname")]}`, row[stat.indexOf("stot")]);
+        }
       }
-    }, (e) => { console.error(e.message); process.exit(1); });'
+      // show servers state: be_id be_name srv_id srv_name srv_addr srv_op_state srv_admin_state
+      // srv_uweight srv_iweight srv_time_since_last_change ...
+      for (const line of text.split("\n")) {
+        const f = line.trim().split(/\s+/);
+        if (f.length < 10 || !/^\d+$/.test(f[0]) || f[4] === "-" || f[4] === "0.0.0.0") continue;
+        const status = Number(f[6]) !== 0 ? "MAINT" : f[5] === "2" ? "UP" : "DOWN";
+        console.log([f[1], `${f[4]}:${f[18] ?? ""}`, status, f[9], served.get(`${f[1]}/${f[3]}`) ?? 0].join(" "));
+      }
+    });'
 }
 # The edge's backend of a service: games-service -> games.
 backend_of() { echo "${1%-service}"; }
