@@ -50,7 +50,7 @@ test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fail
 	for p in $(PACKAGES); do echo "== $$p: tests"; (cd $$p && $(NPM) test) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; echo "All tests passed."
 
-test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else SKIPPED
+test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else it fails saying what to set
 	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-mongo.sh
 
 lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint the kit, every service and bench/

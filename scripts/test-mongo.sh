@@ -5,7 +5,8 @@
 #      started on a free port and stopped afterwards whatever happens (tests that fail only
 #      because of a documented difference of the emulator are skipped, see
 #      cd-service/test/mongo-target.ts);
-#   3. else nothing: it prints SKIPPED with the reason.
+#   3. else it runs no test, and fails saying what to set: asked for by name, it must not pass
+#      without testing anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,8 +23,9 @@ if [ -n "${MONGODB_URI:-}" ]; then
 fi
 
 if [ ! -x "$emulator_dir/setup.sh" ]; then
-  echo "SKIPPED: MONGODB_URI is not set and there is no MongoDB emulator at $emulator_dir"
-  exit 0
+  echo "make test-mongo ran no test: set MONGODB_URI to a MongoDB (for example" \
+    "MONGODB_URI=mongodb://127.0.0.1:27017/cds_test make test-mongo), or put the wire emulator at $emulator_dir" >&2
+  exit 1
 fi
 
 install_dir=$("$emulator_dir/setup.sh")

@@ -62,8 +62,9 @@ const documentOnly = new Proxy({} as CdStore, {
 });
 
 /**
- * The JSON API: its operations in routing order and their OpenAPI document, with the latest
- * release year of `now`. Without a store, only the document may be used.
+ * The JSON API: the /cds operations, then the probes (the order /docs shows them), and their
+ * OpenAPI document, with the latest release year of `now`. Without a store, only the document
+ * may be used.
  */
 export function cdApi({
   store = documentOnly,
@@ -72,8 +73,8 @@ export function cdApi({
   now,
 }: Partial<Pick<AppOptions, 'store' | 'logger' | 'apiToken' | 'now'>> = {}) {
   return describeApi(API_INFO, [
-    ...cdHealth(store, logger),
     ...cdOperations({ store, apiToken, now }),
+    ...cdHealth(store, logger),
   ]);
 }
 

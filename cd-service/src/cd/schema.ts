@@ -24,13 +24,6 @@ export const TEXT_PATTERN =
 export const TEXT_RULE =
   'must contain a visible character, and no control characters (U+0000-U+001F, U+007F-U+009F) or unpaired surrogates';
 
-const TEXT_REGEXP = new RegExp(TEXT_PATTERN, 'u');
-
-/** Whether a string is text a CD may hold (TEXT_PATTERN, for code outside ajv). */
-export function isCdText(value: string): boolean {
-  return TEXT_REGEXP.test(value);
-}
-
 type FieldSpec = (
   | { kind: 'text'; maxLength: number; filterKey?: string }
   | { kind: 'year'; minimum: number }

@@ -40,6 +40,12 @@ describe('the OpenAPI document', () => {
     expect(document.components.schemas.Error).to.include({ type: 'object' });
   });
 
+  it('lists the /cds operations before the probes, the order /docs shows them in', () => {
+    const paths = Object.keys(document.paths);
+    expect(paths.slice(0, 2)).to.deep.equal(['/cds', '/cds/{id}']);
+    expect(paths.indexOf('/healthz')).to.be.above(paths.indexOf('/cds/{id}'));
+  });
+
   it('bounds the release year of a write by the current latest year', () => {
     const schema = json(op('/cds', 'post').requestBody) as {
       properties: { releaseYear: { maximum: number } };
