@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Registry } from 'prom-client';
 import { assets } from './assets.js';
@@ -13,6 +12,7 @@ import { serializeJson } from './json.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
 import { KIT_PUBLIC, pages } from './pages.js';
+import { normalizePath, type Router } from './paths.js';
 import { recordRequests } from './request-record.js';
 import { routing } from './routing.js';
 import { securityHeaders, withHeaders } from './security-headers.js';
@@ -88,6 +88,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     } else logger.error({ err: error }, 'the answer failed after it started');
   });
 
+  // Before anything reads the path: every layer sees `%74op-rated` as `top-rated`.
+  app.use(normalizePath);
   app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
   app.use(errorHandler({ logger, isApi: isJson, headers: security, renderPage: page.renderError }));
   app.use(wellFormedRequest);

@@ -1,5 +1,4 @@
 // Every name a service uses from the kit (see README.md: one line each).
-export { default as Router } from '@koa/router';
 export type { Context } from 'koa';
 export { createServiceApp } from './app.js';
 export { requireToken } from './bearer-token.js';
@@ -14,6 +13,7 @@ export { createMetricsRegistry, timeOperations } from './metrics.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { renderView } from './pages.js';
 export { pagingHeaders, setPageHeaders } from './paging.js';
+export { Router } from './paths.js';
 export { runService } from './run.js';
 export {
   fieldProblem,

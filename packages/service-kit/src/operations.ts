@@ -1,6 +1,6 @@
-import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { errorBodySchema } from './errors.js';
+import type { Router } from './paths.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
-import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { type Api, docsPage, type RenderKitView } from './docs.js';
 import { mount } from './operations.js';
+import { Router } from './paths.js';
 
 /**
  * Every route in one router, so that 405 names every method of a path: the pages, /docs, then

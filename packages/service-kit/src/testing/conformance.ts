@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import request from 'supertest';
 import { underPaths } from '../app.js';
+import { normalizedPath } from '../paths.js';
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, Response> }>> };
 type Response = { content?: Record<string, unknown> };
@@ -35,7 +36,8 @@ export class Conformance {
     url: string,
     res: { status: number; headers: Record<string, string>; body: unknown },
   ) {
-    const path = new URL(url, 'http://x').pathname;
+    // The path as the service routes it (`%74op-rated` is `top-rated`).
+    const path = normalizedPath(new URL(url, 'http://x').pathname);
     if (!this.isApi(path)) return;
     const label = `${method.toUpperCase()} ${path} -> ${res.status}`;
     const route = this.#routes.find((r) => r.pattern.test(path));

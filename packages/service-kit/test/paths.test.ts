@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import Koa from 'koa';
+import request from 'supertest';
+import { normalizePath } from '../src/paths.js';
+import { expectErrorBody } from '../src/testing/http.js';
+import { fixtureService } from './fixture.js';
+
+describe('paths', () => {
+  describe('normalizePath', () => {
+    const seen = new Koa().use(normalizePath).use((ctx) => {
+      ctx.body = { path: ctx.path, url: ctx.url };
+    });
+    const server = seen.callback();
+    const pathOf = async (url: string) => (await request(server).get(url)).body.path;
+
+    it('decodes every percent-encoded unreserved character, in either case of hex', async () => {
+      expect(await pathOf('/%61%5A%30%39%2d%2E%5f%7E/%7e')).to.equal('/aZ09-._~/~');
+      expect(await pathOf('/api/games/%74op-rated')).to.equal('/api/games/top-rated');
+    });
+
+    it('leaves every other escape encoded, and the query as it is', async () => {
+      for (const path of ['/a%2Fb', '/a%2fb', '/%25', '/%20x', '/%E2%82%AC', '/%3F', '/%', '/%4']) {
+        expect(await pathOf(path), path).to.equal(path);
+      }
+      const res = await request(server).get('/%61?q=%61&x=%2F');
+      expect(res.body).to.deep.equal({ path: '/a', url: '/a?q=%61&x=%2F' });
+    });
+  });
+
+  describe('in a service', () => {
+    const { app, request: conformRequest } = fixtureService();
+    const server = app.callback();
+
+    it('answers a percent-encoded unreserved character as the plain one, on every route', async () => {
+      const items = await conformRequest(server).get('/api/items').expect(200);
+      const encoded = await conformRequest(server).get('/api/%69tems').expect(200);
+      expect(encoded.body).to.deep.equal(items.body);
+      expect(encoded.headers.etag).to.equal(items.headers.etag);
+      const docs = await conformRequest(server).get('/%64ocs').expect(200);
+      expect(docs.headers['content-type']).to.match(/html/);
+      // A client that encodes a name still reaches it; an encoded slash is no separator.
+      await conformRequest(server).get('/api/big/%32').expect(200);
+      expectErrorBody(await conformRequest(server).get('/api/items%2Flast'), 404);
+    });
+
+    it('matches routes in their exact case, so a path in another case is a 404 of the pages', async () => {
+      for (const path of ['/API/items', '/Streaming', '/DOCS', '/API/big/2', '/Api/items/last']) {
+        const res = await conformRequest(server).get(path).set('Origin', 'https://allowed.example');
+        expect(res.status, path).to.equal(404);
+        expect(res.headers['content-type'], path).to.match(/html/);
+        expect(res.headers['access-control-allow-origin'], path).to.equal(undefined);
+      }
+      // Under a JSON path, a case that no route has is the JSON 404, never the pages' 404.
+      for (const path of ['/api/ITEMS', '/api/Items/last']) {
+        expectErrorBody(await conformRequest(server).get(path), 404);
+      }
+    });
+  });
+});
