@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  type ApiInfo,
   createMetricsRegistry,
   createServiceApp,
   describeApi,
@@ -8,13 +9,24 @@ import {
   timeOperations,
 } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
-import { API_INFO, cdHealth, homeRedirect } from './routes/service.js';
+import { cdHealth } from './routes/health.js';
+import { homeRedirect } from './routes/home.js';
 import type { CdStore } from './store/store.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Paths answered with JSON, errors included: every path but /docs and the assets. */
 export const JSON_PATHS = ['/cds', '/healthz', '/livez', '/readyz', '/openapi.json'];
+
+/** The API's title, version and description in its OpenAPI document. */
+const API_INFO: ApiInfo = {
+  title: 'CD Collection API',
+  version: '1.0.0',
+  description:
+    'A CD collection to read and change. Lists are bare arrays; errors are `{"error", "status"}` objects.',
+  bearerDescription:
+    'Writes need `Authorization: Bearer <token>` when the service is started with CD_API_TOKEN; without it they are open.',
+};
 
 /**
  * Every answer is JSON but the API reference (/docs), which loads only its own stylesheet

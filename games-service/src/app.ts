@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { createServiceApp, describeApi, type Logger } from 'service-kit';
+import { type ApiInfo, createServiceApp, describeApi, type Logger } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
+import { format } from './format.js';
 import { apiOperations, missingGenreRoute } from './routes/api.js';
+import { gamesHealth } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
-import { API_INFO, gamesHealth } from './routes/service.js';
-import { formatting } from './view-helpers.js';
 
 /** The service's folder: its views/ and public/. */
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +26,14 @@ export interface AppOptions {
   /** Whether GET /metrics answers. */
   metrics?: boolean;
 }
+
+/** The API's title, version and description in its OpenAPI document. */
+const API_INFO: ApiInfo = {
+  title: 'Game Shelf API',
+  version: '1.0.0',
+  description:
+    'A read-only catalogue of video games that can be searched. Lists are bare arrays; errors are `{"error", "status"}` objects.',
+};
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function gamesApi(catalogue: Catalogue) {
@@ -51,7 +59,7 @@ export function createApp({
     jsonPaths: JSON_PATHS,
     routers: [missingGenreRoute(), pageRoutes(catalogue, random)],
     errorView: 'error',
-    formatting,
+    formatting: format,
     cors: { origins: corsOrigins },
     logger,
     logRequests,

@@ -1,12 +1,12 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServiceApp, describeApi, type Logger } from 'service-kit';
+import { type ApiInfo, createServiceApp, describeApi, type Logger } from 'service-kit';
+import { format } from './format.js';
 import type { Itineraries } from './itineraries/itineraries.js';
 import type { Random } from './itineraries/random.js';
 import { apiOperations } from './routes/api.js';
+import { travelHealth } from './routes/health.js';
 import { pageRoutes } from './routes/pages.js';
-import { API_INFO, travelHealth } from './routes/service.js';
-import { formatting } from './view-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,6 +27,14 @@ export interface AppOptions {
   /** Whether GET /metrics answers. */
   metrics?: boolean;
 }
+
+/** The API's title, version and description in its OpenAPI document. */
+export const API_INFO: ApiInfo = {
+  title: 'Trip Planner API',
+  version: '1.0.0',
+  description:
+    'Read-only travel itineraries: one plan per destination, its activities with prices in US dollars, and the total. Lists are bare arrays; errors are `{"error", "status"}` objects.',
+};
 
 /** The JSON API: its operations in routing order and their OpenAPI document. */
 export function travelApi(itineraries: Itineraries) {
@@ -52,7 +60,7 @@ export function createApp({
     jsonPaths: JSON_PATHS,
     routers: [pageRoutes(itineraries, random)],
     errorView: 'error',
-    formatting,
+    formatting: format,
     cors: { origins: corsOrigins },
     logger,
     logRequests,

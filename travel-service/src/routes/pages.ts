@@ -1,8 +1,8 @@
 import { CACHE_CONTROL, NotFound, Router, renderView } from 'service-kit';
+import { pagePath } from '../format.js';
 import { budgetPercents, budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
 import type { Random } from '../itineraries/random.js';
-import { pagePath } from '../view-helpers.js';
 import { chosenDestination, destinationParam } from './params.js';
 
 /** What the home page says when the picker is sent without a choice. */

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { createServiceApp, describeApi, Router } from 'service-kit';
 import request from 'supertest';
+import { API_INFO } from '../../src/app.js';
 import { checkDestinationName, destinationParam } from '../../src/routes/params.js';
-import { API_INFO } from '../../src/routes/service.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

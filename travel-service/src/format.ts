@@ -4,7 +4,7 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 export const pagePath = (slug: string) => `/itineraries/${encodeURIComponent(slug)}`;
 
 /** Formatting shared by every template, as `format`. */
-export const formatting = {
+export const format = {
   money: (units: number) => usd.format(units),
   /**
    * The width of a budget bar for a share of the total (0 to 1), as a percentage of its track:

@@ -17,7 +17,7 @@ export function searchUrl(params: { q?: string; genre?: string; sort?: string; p
 const number = new Intl.NumberFormat('en-US');
 
 /** Formatting shared by every template, as `format`. */
-export const formatting = {
+export const format = {
   rating: (rating: number | null) =>
     rating === null ? 'Not yet rated' : `${rating.toFixed(1)} / 10`,
   count: (value: number) => number.format(value),

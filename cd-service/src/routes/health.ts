@@ -1,21 +1,5 @@
-import {
-  type ApiInfo,
-  CACHE_CONTROL,
-  healthOperations,
-  type Logger,
-  type Operation,
-  Router,
-} from 'service-kit';
+import { healthOperations, type Logger, type Operation } from 'service-kit';
 import { type CdStore, STORE_KINDS } from '../store/store.js';
-
-export const API_INFO: ApiInfo = {
-  title: 'CD Collection API',
-  version: '1.0.0',
-  description:
-    'A CD collection to read and change. Lists are bare arrays; errors are `{"error", "status"}` objects.',
-  bearerDescription:
-    'Writes need `Authorization: Bearer <token>` when the service is started with CD_API_TOKEN; without it they are open.',
-};
 
 /**
  * GET /healthz: up when the store answers a trivial query, 503 (and an error logged) when not;
@@ -36,12 +20,4 @@ export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation[
         return { ok: false, details };
       }
     },
-  });
-
-/** `/` has no page of its own: 303 See Other sends a browser (or `curl -L`) to the API reference. */
-export const homeRedirect = (): Router =>
-  new Router().get('/', (ctx) => {
-    ctx.set('Cache-Control', CACHE_CONTROL.stable);
-    ctx.status = 303;
-    ctx.redirect('/docs');
   });
