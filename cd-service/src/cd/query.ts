@@ -1,9 +1,11 @@
-import { type Parameter, parameterValidator } from 'service-kit';
+import { type ErrorDetail, type Parameter, parameterValidator } from 'service-kit';
 import {
+  FIELDS,
   FILTERS,
   type FilterField,
   type FilterKey,
   filterKey,
+  ID_PATTERN,
   SORT_FIELDS,
   type SortField,
   TEXT_PATTERN,
@@ -11,9 +13,17 @@ import {
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
-export const MAX_OFFSET = 1_000_000;
 /** The largest year `before` takes: four digits, beyond any CD's year. */
 export const MAX_BEFORE_YEAR = 9999;
+/**
+ * The largest `offset`: a page by offset reads and skips every CD before it, so its cost grows
+ * with the offset. Beyond it, pages are reached by the cursor of `Link: rel="next"`, which costs
+ * the same on every page.
+ */
+export const MAX_OFFSET = 10_000;
+/** The longest `cursor`: a sort key of two texts of at most 200 characters, and an id. */
+const MAX_CURSOR_LENGTH = 4096;
+export const DEFAULT_SORT = 'title';
 
 const SORTS = SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
@@ -50,11 +60,16 @@ export const LIST_PARAMETERS: Parameter[] = [
     minimum: 1,
     maximum: MAX_LIMIT,
   }),
-  query('offset', 'Skip this many CDs first (default 0)', {
-    type: 'integer',
-    minimum: 0,
-    maximum: MAX_OFFSET,
-  }),
+  query(
+    'offset',
+    `Skip this many CDs first (default 0, at most ${MAX_OFFSET.toLocaleString('en')}). To go further, follow \`Link: rel="next"\`: its \`cursor\` costs the same on every page`,
+    { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
+  ),
+  query(
+    'cursor',
+    'Start after the CD this opaque value names: the `cursor` of a `Link: rel="next"`, given as it is, with the same `sort` (and usually the same filters). Not with `offset`',
+    { type: 'string', minLength: 1, maxLength: MAX_CURSOR_LENGTH, pattern: '^[A-Za-z0-9_-]+$' },
+  ),
 ];
 
 /** The validated query parameters of `GET /cds`. */
@@ -64,22 +79,55 @@ export type ListParams = Partial<Record<FilterField, string>> & {
   sort?: string;
   limit?: number;
   offset?: number;
+  cursor?: string;
 };
+
+const CURSOR_RULE =
+  'is not a cursor of this list: give the `cursor` of a `Link: rel="next"` as it is, with the same `sort`';
+const OFFSET_RULE = `must be an integer from 0 to ${MAX_OFFSET}; to go further, follow \`Link: rel="next"\`, whose \`cursor\` parameter starts the next page at the same cost on every page`;
+
+/** The problems across parameters: a cursor that this list did not give, a cursor with an offset. */
+function cursorRules(values: Readonly<Record<string, unknown>>): ErrorDetail[] {
+  const { cursor, offset, sort } = values as ListParams;
+  if (cursor === undefined) return [];
+  if (offset !== undefined) {
+    return [
+      {
+        field: 'cursor',
+        message: 'cannot be combined with offset: the cursor says where the page starts',
+      },
+    ];
+  }
+  return decodeCursor(cursor, orderFor(sort)) ? [] : [{ field: 'cursor', message: CURSOR_RULE }];
+}
 
 /**
  * The query of `GET /cds`, trimmed and typed; a 400 naming each unknown, repeated or invalid
  * parameter otherwise.
  */
 export const readListParams = parameterValidator<ListParams>(LIST_PARAMETERS, {
-  messages: Object.fromEntries(
-    FILTERS.map(({ field }) => [field, 'must be a non-empty string without control characters']),
-  ),
+  messages: {
+    ...Object.fromEntries(
+      FILTERS.map(({ field }) => [field, 'must be a non-empty string without control characters']),
+    ),
+    offset: OFFSET_RULE,
+    cursor: CURSOR_RULE,
+  },
+  rules: cursorRules,
 });
 
-/** One condition; all of a query's conditions must hold. */
-export type Condition =
-  | { field: FilterKey; op: 'eq'; value: string }
-  | { field: 'releaseYear'; op: 'lt'; value: number };
+/** A property a list filters or sorts on. */
+export type ListField = FilterKey | SortField | 'id';
+
+/**
+ * One condition; all of a query's conditions must hold. The filters are equalities on the keys
+ * and `lt` on the year; a keyset page adds equalities and one `gt` or `lt` on the sort key.
+ */
+export interface Condition {
+  field: ListField;
+  op: 'eq' | 'lt' | 'gt';
+  value: string | number;
+}
 
 export interface OrderBy {
   field: SortField | 'id';
@@ -95,6 +143,20 @@ export interface ListQuery {
   fields: 'all' | 'title';
   limit: number;
   offset: number;
+  /** Keyset paging: the page starts after the CD of this sort key (its values of orderBy). */
+  after?: SortKey;
+}
+
+/** The values of a CD for each field of a list's order: where a keyset page starts after. */
+export type SortKey = (string | number)[];
+
+/** The full order of a sort: `-` reverses all of it, ties included (so one index serves both). */
+export function orderFor(sort: string = DEFAULT_SORT): OrderBy[] {
+  const descending = sort.startsWith('-');
+  const field = (descending ? sort.slice(1) : sort) as SortField;
+  const direction = descending ? -1 : 1;
+  const fields: (SortField | 'id')[] = field === 'title' ? ['title', 'id'] : [field, 'title', 'id'];
+  return fields.map((name) => ({ field: name, direction }));
 }
 
 export function buildListQuery(params: ListParams): ListQuery {
@@ -106,17 +168,124 @@ export function buildListQuery(params: ListParams): ListQuery {
   if (params.before !== undefined) {
     where.push({ field: 'releaseYear', op: 'lt', value: params.before });
   }
-  const sort = params.sort ?? 'title';
-  const descending = sort.startsWith('-');
-  const sortField = (descending ? sort.slice(1) : sort) as SortField;
-  const orderBy: OrderBy[] = [{ field: sortField, direction: descending ? -1 : 1 }];
-  if (sortField !== 'title') orderBy.push({ field: 'title', direction: 1 });
-  orderBy.push({ field: 'id', direction: 1 });
-  return {
+  const orderBy = orderFor(params.sort);
+  const query: ListQuery = {
     where,
     orderBy,
     fields: params.fields ?? 'all',
     limit: params.limit ?? DEFAULT_LIMIT,
     offset: params.offset ?? 0,
   };
+  if (params.cursor !== undefined) {
+    const after = decodeCursor(params.cursor, orderBy);
+    if (!after) throw new Error('buildListQuery needs a cursor that readListParams accepted');
+    query.after = after;
+  }
+  return query;
+}
+
+/**
+ * The parts of a keyset page, in the list's order: the CDs after the key `after` are those with
+ * the same first i values and a later (i+1)-th, for i from the last field down to none. Each part
+ * is one range of an index in the list's order: run in turn, they give the page at the same cost
+ * wherever it starts. Without `after`, the one part is the list's filters.
+ */
+export function keysetParts({ where, orderBy, after }: ListQuery): Condition[][] {
+  if (!after) return [where];
+  return orderBy
+    .map((order, i) => [
+      ...where,
+      ...orderBy.slice(0, i).map((same, j) => ({
+        field: same.field,
+        op: 'eq' as const,
+        value: after[j] as string | number,
+      })),
+      { field: order.field, op: order.direction === 1 ? 'gt' : 'lt', value: after[i] } as Condition,
+    ])
+    .reverse();
+}
+
+/** The sort key of a CD (a row, or a document whose id is `_id`) in a list's order. */
+export function sortKeyOf(record: Record<string, unknown>, orderBy: OrderBy[]): SortKey {
+  return orderBy.map(({ field }) =>
+    field === 'id' ? String(record.id ?? record._id) : (record[field] as string | number),
+  );
+}
+
+/**
+ * Reads one page: part after part (keysetParts), each asked for what the page still lacks plus
+ * one, so that one more CD tells that a next page exists. `next` is the key of the page's last CD
+ * when one does.
+ */
+export async function readPage<R extends Record<string, unknown>>(
+  query: ListQuery,
+  read: (where: Condition[], limit: number, offset: number) => R[] | Promise<R[]>,
+): Promise<{ rows: R[]; next: SortKey | undefined }> {
+  const rows: R[] = [];
+  for (const where of keysetParts(query)) {
+    rows.push(
+      ...(await read(where, query.limit + 1 - rows.length, query.after ? 0 : query.offset)),
+    );
+    if (rows.length > query.limit) break;
+  }
+  const more = rows.length > query.limit;
+  if (more) rows.length = query.limit;
+  const last = rows[rows.length - 1];
+  return { rows, next: more && last ? sortKeyOf(last, query.orderBy) : undefined };
+}
+
+/**
+ * How far a total is counted when the counting grows with the matches (a range, or two filters):
+ * exact up to this, then "at least this many" (X-Total-Count-Relation: gte), as search engines
+ * count. With no filter or one equality filter the total is exact at any size.
+ */
+export const COUNT_LIMIT = 10_000;
+
+/** Whether a list's total is exact at any size: no filter, or one equality filter. */
+export const isTotalExact = ({ where }: ListQuery) =>
+  where.length === 0 || (where.length === 1 && where[0]?.op === 'eq');
+
+/**
+ * A list's total as the page says it: exact when isTotalExact; else counted up to COUNT_LIMIT + 1,
+ * so at most COUNT_LIMIT, then "at least".
+ */
+export function cappedTotal(
+  query: ListQuery,
+  counted: number,
+): { total: number; totalAtLeast: boolean } {
+  if (isTotalExact(query)) return { total: counted, totalAtLeast: false };
+  return { total: Math.min(counted, COUNT_LIMIT), totalAtLeast: counted > COUNT_LIMIT };
+}
+
+/** The `cursor` of the page after the CD of `key`: base64url of JSON, [sort, ...key]. */
+export function encodeCursor(sort: string | undefined, key: SortKey): string {
+  return Buffer.from(JSON.stringify([sort ?? DEFAULT_SORT, ...key])).toString('base64url');
+}
+
+const UUID = new RegExp(ID_PATTERN);
+
+/** Whether a value may be a CD's value of a field in a sort key. */
+function isKeyValue(field: SortField | 'id', value: unknown): value is string | number {
+  if (field === 'id') return typeof value === 'string' && UUID.test(value);
+  if (FIELDS[field].kind === 'year') return Number.isSafeInteger(value);
+  return typeof value === 'string';
+}
+
+/**
+ * The sort key a cursor holds, when it is one of this order's (encodeCursor); undefined for
+ * anything else: not base64url JSON, another sort, values of the wrong kinds.
+ */
+export function decodeCursor(cursor: string, orderBy: OrderBy[]): SortKey | undefined {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(decoded) || decoded.length !== orderBy.length + 1) return undefined;
+  const [sort, ...key] = decoded as unknown[];
+  const [first] = orderBy;
+  const expected = first && `${first.direction === -1 ? '-' : ''}${first.field}`;
+  if (sort !== expected) return undefined;
+  return orderBy.every(({ field }, i) => isKeyValue(field, key[i])) ? (key as SortKey) : undefined;
 }

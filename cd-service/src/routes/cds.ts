@@ -9,7 +9,14 @@ import {
   requireToken,
   setPageHeaders,
 } from 'service-kit';
-import { buildListQuery, LIST_PARAMETERS, MAX_LIMIT, readListParams } from '../cd/query.js';
+import {
+  buildListQuery,
+  COUNT_LIMIT,
+  encodeCursor,
+  LIST_PARAMETERS,
+  MAX_LIMIT,
+  readListParams,
+} from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
 import { maxYear } from '../cd/schema.js';
 import {
@@ -82,14 +89,20 @@ export function cdOperations({
       method: 'get',
       path: '/cds',
       summary: 'The CDs, filtered, sorted and paged',
-      description:
-        'A bare array. `X-Total-Count` tells how many CDs match in all; `Link` points to the next and previous pages.',
+      description: `A bare array. \`X-Total-Count\` tells how many CDs match in all: exactly with no filter or one of \`artist\` and \`genre\`; with \`before\` or two filters, exactly up to ${COUNT_LIMIT}, then ${COUNT_LIMIT} with \`X-Total-Count-Relation: gte\` (at least). \`Link\` points to the next page, by a \`cursor\` that costs the same on every page, and after an \`offset\` to the previous one.`,
       parameters: LIST_PARAMETERS,
       responses: {
         200: {
           description: 'One page of the matching CDs',
           schema: { type: 'array', items: { oneOf: [cdRecordSchema, titleOnlySchema] } },
-          headers: { ...pagingHeaders('CDs'), ...etagHeader },
+          headers: {
+            ...pagingHeaders('CDs', {
+              cursor: true,
+              countLimit: COUNT_LIMIT,
+              countLimitApplies: 'with `before` or two filters',
+            }),
+            ...etagHeader,
+          },
         },
       },
       errors: [400, 503],
@@ -98,10 +111,16 @@ export function cdOperations({
         const query = buildListQuery(params);
         const page = await store.list(query);
         setPageHeaders(ctx, {
-          params: { ...params, offset: query.offset, limit: query.limit },
+          params: {
+            ...params,
+            ...(params.cursor === undefined && { offset: query.offset }),
+            limit: query.limit,
+          },
           shown: page.items.length,
           total: page.total,
+          totalAtLeast: page.totalAtLeast,
           maxLimit: MAX_LIMIT,
+          nextCursor: page.next && encodeCursor(params.sort, page.next),
         });
         sendRead(ctx, page.items);
       },

@@ -1,6 +1,7 @@
 import { Document, Query, Schema, type SchemaDefinition } from 'mongoose';
-import type { ListQuery } from '../cd/query.js';
+import type { Condition, ListQuery } from '../cd/query.js';
 import { FIELD_NAMES, FIELDS, FILTERS, maxYear } from '../cd/schema.js';
+import { LIST_INDEXES } from './sqlite-schema.js';
 
 /** The MongoDB mapping of the one CD definition: the Mongoose schema and the list query. */
 
@@ -80,13 +81,23 @@ export function cdMongooseSchema(): Schema {
     strict: 'throw',
     id: false,
   });
-  // The same indexes as SQLite: each filter and each sort in its stable order.
-  schema.index({ title: 1, _id: 1 });
-  for (const { key } of FILTERS) schema.index({ [key]: 1, title: 1, _id: 1 });
-  schema.index({ artist: 1, title: 1, _id: 1 });
-  schema.index({ releaseYear: 1, title: 1, _id: 1 });
+  for (const keys of LIST_INDEX_KEYS) schema.index(keys, { name: indexName(keys) });
   return schema;
 }
+
+/**
+ * The same indexes as SQLite's (LIST_INDEXES): one for each combination of the filters and each
+ * sort, walked forwards or backwards for either direction.
+ */
+export const LIST_INDEX_KEYS: Record<string, 1>[] = LIST_INDEXES.map(({ properties }) =>
+  Object.fromEntries(properties.map((name) => [path(name), 1 as const])),
+);
+
+/** An index's name as MongoDB would make it: `genreKey_1_title_1_...`. */
+const indexName = (keys: Record<string, 1>) =>
+  Object.keys(keys)
+    .map((key) => `${key}_1`)
+    .join('_');
 
 /**
  * Strings compare by binary code point, as SQLite's BINARY collation does: said on every
@@ -104,21 +115,45 @@ export interface MongoQuery {
   limit: number;
 }
 
-/** A list query as a Mongo filter of plain equalities and $lt: no regex, values stay literal. */
-export function toMongo(query: ListQuery): MongoQuery {
-  const filter: Record<string, unknown> = {};
-  for (const condition of query.where) {
-    filter[path(condition.field)] =
-      condition.op === 'eq' ? { $eq: condition.value } : { $lt: condition.value };
+const OPERATORS = { eq: '$eq', lt: '$lt', gt: '$gt' } as const;
+
+/**
+ * Conditions as a Mongo filter of plain $eq, $lt and $gt: no regex, values stay literal. A
+ * second condition of the same kind on a field (a keyset page's year below `before`'s) goes
+ * in `$and`.
+ */
+export function mongoFilter(conditions: Condition[]): Record<string, unknown> {
+  const filter: Record<string, Record<string, unknown>> = {};
+  const more: Record<string, unknown>[] = [];
+  for (const { field, op, value } of conditions) {
+    const operators = filter[path(field)] ?? {};
+    filter[path(field)] = operators;
+    if (Object.hasOwn(operators, OPERATORS[op]))
+      more.push({ [path(field)]: { [OPERATORS[op]]: value } });
+    else operators[OPERATORS[op]] = value;
   }
+  return more.length > 0 ? { ...filter, $and: more } : filter;
+}
+
+/**
+ * A list query (or one part of its page: keysetParts) as a Mongo query, in the order of its
+ * list index. With fields=title the sort key comes too, for the next page's cursor.
+ */
+export function toMongo(
+  query: ListQuery,
+  part: { where: Condition[]; limit: number; offset: number } = query,
+): MongoQuery {
   const sort: Record<string, 1 | -1> = {};
   for (const order of query.orderBy) sort[path(order.field)] = order.direction;
   return {
-    filter,
+    filter: mongoFilter(part.where),
     collation: CODE_POINT_ORDER,
     sort,
-    projection: query.fields === 'title' ? { _id: 0, title: 1 } : undefined,
-    skip: query.offset,
-    limit: query.limit,
+    projection:
+      query.fields === 'title'
+        ? Object.fromEntries(['title', ...Object.keys(sort)].map((name) => [name, 1 as const]))
+        : undefined,
+    skip: part.offset,
+    limit: part.limit,
   };
 }

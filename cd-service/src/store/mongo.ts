@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose, { type Connection, type ConnectOptions, Schema } from 'mongoose';
 import type { Logger } from 'service-kit';
+import { COUNT_LIMIT, cappedTotal, isTotalExact, readPage } from '../cd/query.js';
 import { type CdRecord, toCd, toTitleOnly } from '../cd/schema.js';
 import { guarded, isUnavailable, mongoHosts } from './mongo-errors.js';
 import { cdMongooseSchema, toMongo } from './mongo-schema.js';
@@ -172,18 +173,31 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
 
     list: (query) =>
       request('list', async () => {
-        const { filter, collation, sort, projection, skip, limit } = toMongo(query);
-        const [docs, total] = await Promise.all([
-          Cds.find(filter, projection)
-            .collation(collation)
-            .sort(sort)
-            .skip(skip)
-            .limit(limit)
-            .maxTimeMS(timeout)
-            .lean<Doc[]>(),
-          Cds.countDocuments(filter).collation(collation).maxTimeMS(timeout),
+        const { filter, collation } = toMongo(query);
+        // With no filter or one equality the count is exact; else it stops past COUNT_LIMIT.
+        const counting = Cds.countDocuments(filter, {
+          ...(!isTotalExact(query) && { limit: COUNT_LIMIT + 1 }),
+        })
+          .collation(collation)
+          .maxTimeMS(timeout);
+        const [{ rows, next }, counted] = await Promise.all([
+          readPage(query, (where, limit, offset) => {
+            const part = toMongo(query, { where, limit, offset });
+            return Cds.find(part.filter, part.projection)
+              .collation(part.collation)
+              .sort(part.sort)
+              .skip(part.skip)
+              .limit(part.limit)
+              .maxTimeMS(timeout)
+              .lean<Doc[]>();
+          }),
+          counting,
         ]);
-        return { items: docs.map(query.fields === 'title' ? toTitleOnly : toCd), total };
+        return {
+          items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
+          ...cappedTotal(query, counted),
+          next,
+        };
       }),
 
     count: () => request('count', () => Cds.countDocuments({}).maxTimeMS(timeout)),

@@ -1,5 +1,11 @@
-import type { ListQuery } from '../cd/query.js';
-import { FIELD_NAMES, FIELDS, FILTERS } from '../cd/schema.js';
+import {
+  COUNT_LIMIT,
+  type Condition,
+  isTotalExact,
+  type ListQuery,
+  orderFor,
+} from '../cd/query.js';
+import { FIELD_NAMES, FIELDS, FILTERS, SORT_FIELDS } from '../cd/schema.js';
 
 /** The SQLite mapping of the one CD definition: table, indexes and queries are derived here. */
 
@@ -35,8 +41,8 @@ function columnDefinition(name: string): string {
   return `${col} TEXT NOT NULL`;
 }
 
-/** Indexes serving each filter and each sort in its stable order (then title, then id). */
-const INDEXES: string[][] = [
+/** The indexes of the first schema versions (see LIST_INDEXES), as they were made then. */
+const FIRST_INDEXES: string[][] = [
   ['title', 'id'],
   ...FILTERS.map((filter) => [filter.key, 'title', 'id']),
   ['artist', 'title', 'id'],
@@ -102,7 +108,7 @@ const TRIGGERS = [
 /** Creates what is missing: the tables, indexes and triggers of the current version. */
 export const SCHEMA_SQL = [
   `CREATE TABLE IF NOT EXISTS ${TABLE} (\n  ${RECORD_PROPERTIES.map(columnDefinition).join(',\n  ')}\n) STRICT`,
-  ...INDEXES.map((properties) => {
+  ...FIRST_INDEXES.map((properties) => {
     const columns = properties.map(column);
     return `CREATE INDEX IF NOT EXISTS ${TABLE}_${columns.join('_')} ON ${TABLE} (${columns.join(', ')})`;
   }),
@@ -121,6 +127,42 @@ export const RECOUNT_SQL = [
   ),
 ].join(';\n');
 
+/** Every combination of the filters: none, each alone, all together (in FILTERS order). */
+const FILTER_SETS: string[][] = [[]];
+for (const { key } of FILTERS) FILTER_SETS.push(...FILTER_SETS.map((set) => [...set, key]));
+
+/**
+ * The name and columns of the index that serves a list with these equality filters and this
+ * sort: the filter keys, then the list's order (ascending; scanned backwards for `-`, since a
+ * descending sort reverses its ties too), then the year when the order lacks it, so that
+ * `before` is checked in the index without reading the rows.
+ */
+export function listIndex(
+  filterKeys: readonly string[],
+  sortField: string,
+): { name: string; properties: string[]; columns: string[] } {
+  const order = orderFor(sortField).map((o) => o.field as string);
+  const properties = [...filterKeys, ...order];
+  if (!properties.includes('releaseYear')) properties.push('releaseYear');
+  const columns = properties.map(column);
+  return { name: `${TABLE}_list_${columns.join('_')}`, properties, columns };
+}
+
+/** An index for every combination of the filters and every sort, each direction included. */
+export const LIST_INDEXES = FILTER_SETS.flatMap((keys) =>
+  SORT_FIELDS.map((field) => listIndex(keys, field)),
+);
+
+/** Creates the list indexes that are missing. */
+export const LIST_INDEXES_SQL = LIST_INDEXES.map(
+  ({ name, columns }) => `CREATE INDEX IF NOT EXISTS ${name} ON ${TABLE} (${columns.join(', ')})`,
+).join(';\n');
+
+/** Drops the list indexes (a bulk load builds them again after the rows, by sorting). */
+export const DROP_LIST_INDEXES_SQL = LIST_INDEXES.map(
+  ({ name }) => `DROP INDEX IF EXISTS ${name}`,
+).join(';\n');
+
 /**
  * The steps from each schema version (the file's `PRAGMA user_version`) to the next: step i
  * takes version i to i + 1. Version 0 is a new file, or one written before versions were kept
@@ -130,6 +172,14 @@ export const RECOUNT_SQL = [
 export const MIGRATIONS: readonly string[] = [
   // 0 -> 1: the counts, taken from the rows, then kept by triggers.
   `${SCHEMA_SQL};\n${RECOUNT_SQL}`,
+  // 1 -> 2: an index for each combination of filters and each sort, in both directions (the
+  // list indexes), in place of those of version 1.
+  [
+    ...FIRST_INDEXES.map(
+      (properties) => `DROP INDEX IF EXISTS ${TABLE}_${properties.map(column).join('_')}`,
+    ),
+    LIST_INDEXES_SQL,
+  ].join(';\n'),
 ];
 
 /** The version of the schema this code writes and reads. */
@@ -138,7 +188,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export interface SqliteQuery {
   sql: string;
   params: (string | number)[];
-  /** One row, one column `total`: how many CDs match in all. */
+  /** One row, one column `total`: how many CDs match in all (up to COUNT_LIMIT + 1). */
   countSql: string;
   countParams: (string | number)[];
 }
@@ -146,37 +196,70 @@ export interface SqliteQuery {
 /** How many CDs there are under a filter's key (ALL_CDS: in all): a lookup of `counts`. */
 export const KEPT_COUNT_SQL = `SELECT ifnull((SELECT total FROM ${COUNTS_TABLE} WHERE filter = ? AND key = ?), 0) AS total`;
 
-/** A list query as SQL with bound parameters: values never become SQL text. */
-export function toSqlite(query: ListQuery): SqliteQuery {
-  const conditions = query.where.map(
-    (condition) => `${column(condition.field)} ${condition.op === 'eq' ? '=' : '<'} ?`,
-  );
-  const values = query.where.map((condition) => condition.value);
-  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+const OPERATORS = { eq: '=', lt: '<', gt: '>' } as const;
+
+/** The conditions as a WHERE clause with bound parameters: values never become SQL text. */
+function whereOf(conditions: Condition[]): { where: string; values: (string | number)[] } {
+  const sql = conditions.map((c) => `${column(c.field)} ${OPERATORS[c.op]} ?`);
+  return {
+    where: sql.length > 0 ? ` WHERE ${sql.join(' AND ')}` : '',
+    values: conditions.map((condition) => condition.value),
+  };
+}
+
+/** The part of a page to read: its conditions (keysetParts), how many rows, from where. */
+export interface PagePart {
+  where: Condition[];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A list query (or one part of its page) as SQL, with its count. The rows come in the order of
+ * the list index of its filters and sort (listIndex), named with INDEXED BY: the page is one
+ * walk of that index, stopped at the limit, whatever the planner would guess for a range. With
+ * fields=title the sort key comes too (for the next page's cursor), from the same index.
+ */
+export function toSqlite(
+  query: ListQuery,
+  part: PagePart = { where: query.where, limit: query.limit, offset: query.offset },
+): SqliteQuery {
+  const { where, values } = whereOf(part.where);
   const order = query.orderBy
     .map((o) => `${column(o.field)} ${o.direction === 1 ? 'ASC' : 'DESC'}`)
     .join(', ');
-  const columns = query.fields === 'title' ? 'title' : CD_COLUMNS;
+  const columns =
+    query.fields === 'title'
+      ? ['title', ...query.orderBy.map((o) => o.field).filter((field) => field !== 'title')]
+          .map((name) => (column(name) === name ? name : `${column(name)} AS ${name}`))
+          .join(', ')
+      : CD_COLUMNS;
+  const filterKeys = FILTERS.map((f) => f.key as string).filter((key) =>
+    query.where.some((c) => c.field === key && c.op === 'eq'),
+  );
+  const [first] = query.orderBy;
+  const index = listIndex(filterKeys, first?.field ?? 'title').name;
   return {
-    sql: `SELECT ${columns} FROM ${TABLE}${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    params: [...values, query.limit, query.offset],
-    ...countOf(query, where, values),
+    sql: `SELECT ${columns} FROM ${TABLE} INDEXED BY ${index}${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    params: [...values, part.limit, part.offset],
+    ...countOf(query),
   };
 }
 
 /**
- * The count of a list: kept in `counts` for every CD or one filter's key; any other condition
- * (two filters, a year) is counted over the rows it matches.
+ * The count of a list: kept in `counts` for every CD or one filter's key (exact at any size);
+ * any other condition (two filters, a year) is counted over the rows it matches, up to
+ * COUNT_LIMIT + 1 (cappedTotal then says "at least COUNT_LIMIT").
  */
-function countOf(
-  { where }: ListQuery,
-  whereSql: string,
-  values: (string | number)[],
-): Pick<SqliteQuery, 'countSql' | 'countParams'> {
-  const [only] = where;
+function countOf(query: ListQuery): Pick<SqliteQuery, 'countSql' | 'countParams'> {
+  const [only] = query.where;
   if (only === undefined) return { countSql: KEPT_COUNT_SQL, countParams: [...ALL_CDS] };
-  if (where.length === 1 && only.op === 'eq') {
+  if (isTotalExact(query)) {
     return { countSql: KEPT_COUNT_SQL, countParams: [column(only.field), only.value] };
   }
-  return { countSql: `SELECT COUNT(*) AS total FROM ${TABLE}${whereSql}`, countParams: values };
+  const { where, values } = whereOf(query.where);
+  return {
+    countSql: `SELECT COUNT(*) AS total FROM (SELECT 1 FROM ${TABLE}${where} LIMIT ${COUNT_LIMIT + 1})`,
+    countParams: values,
+  };
 }

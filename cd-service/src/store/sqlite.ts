@@ -2,6 +2,7 @@ import { accessSync, type BigIntStats, constants, existsSync, statSync } from 'n
 import { dirname, resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
 import { ServiceUnavailable } from 'service-kit';
+import { cappedTotal, readPage } from '../cd/query.js';
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
 import { lockFile } from './file-lock.js';
 import {
@@ -363,12 +364,17 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     },
 
     async list(query) {
-      const { sql, params, countSql, countParams } = toSqlite(query);
-      return reading(() => {
-        const rows = statement(sql).all(params) as Row[];
-        const total = statement(countSql).pluck().get(countParams) as number;
-        return { items: rows.map(query.fields === 'title' ? toTitleOnly : toCd), total };
+      const { rows, next } = await readPage(query, (where, limit, offset) => {
+        const { sql, params } = toSqlite(query, { where, limit, offset });
+        return reading(() => statement(sql).all(params) as Row[]);
       });
+      const { countSql, countParams } = toSqlite(query);
+      const counted = reading(() => statement(countSql).pluck().get(countParams) as number);
+      return {
+        items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
+        ...cappedTotal(query, counted),
+        next,
+      };
     },
 
     async count() {

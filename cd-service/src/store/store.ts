@@ -1,4 +1,4 @@
-import type { ListQuery } from '../cd/query.js';
+import type { ListQuery, SortKey } from '../cd/query.js';
 import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
 
 export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
@@ -7,7 +7,11 @@ export type StoreKind = (typeof STORE_KINDS)[number];
 /** One page of a list, and how many records match in all. */
 export interface Page {
   items: Cd[] | { title: string }[];
+  /** How many match; when totalAtLeast, at least this many (COUNT_LIMIT): counting stopped. */
   total: number;
+  totalAtLeast: boolean;
+  /** The sort key of the page's last CD when more CDs follow: where the next page starts. */
+  next: SortKey | undefined;
 }
 
 /**

@@ -1,6 +1,17 @@
 import querystring from 'node:querystring';
 import { expect } from 'chai';
-import { buildListQuery, DEFAULT_LIMIT, readListParams } from '../../src/cd/query.js';
+import {
+  buildListQuery,
+  COUNT_LIMIT,
+  cappedTotal,
+  DEFAULT_LIMIT,
+  decodeCursor,
+  encodeCursor,
+  isTotalExact,
+  keysetParts,
+  orderFor,
+  readListParams,
+} from '../../src/cd/query.js';
 import { checked } from '../../src/cd/validate.js';
 
 const checkListParams = (raw: Record<string, string | string[] | undefined>) =>
@@ -71,7 +82,10 @@ describe('readListParams', () => {
       ['limit', 'abc'],
       ['limit', '-1'],
       ['offset', '-1'],
-      ['offset', '1000001'],
+      ['offset', '10001'],
+      ['cursor', ''],
+      ['cursor', 'not/base64url'],
+      ['cursor', 'x'.repeat(4097)],
       ['offset', '1.5'],
       ['artist', ''],
       ['genre', '   '],
@@ -102,7 +116,7 @@ describe('readListParams', () => {
   });
 
   it('accepts the edges of the ranges', () => {
-    for (const raw of [{ limit: '1' }, { limit: '1000' }, { offset: '0' }, { offset: '1000000' }]) {
+    for (const raw of [{ limit: '1' }, { limit: '1000' }, { offset: '0' }, { offset: '10000' }]) {
       expect(checkListParams(raw).ok, JSON.stringify(raw)).to.equal(true);
     }
   });
@@ -118,7 +132,7 @@ describe('readListParams', () => {
     expect(found).to.have.length(1);
     expect(found[0]?.field).to.equal('colour');
     expect(found[0]?.message).to.equal(
-      'is not allowed (allowed: artist, genre, before, fields, sort, limit, offset)',
+      'is not allowed (allowed: artist, genre, before, fields, sort, limit, offset, cursor)',
     );
   });
 
@@ -154,15 +168,15 @@ describe('buildListQuery', () => {
     ]);
   });
 
-  it('sorts as asked, ties broken by title then id', () => {
+  it('sorts as asked, ties broken by title then id; descending reverses all of it', () => {
     expect(buildListQuery({ sort: '-title' }).orderBy).to.deep.equal([
       { field: 'title', direction: -1 },
-      { field: 'id', direction: 1 },
+      { field: 'id', direction: -1 },
     ]);
     expect(buildListQuery({ sort: '-releaseYear' }).orderBy).to.deep.equal([
       { field: 'releaseYear', direction: -1 },
-      { field: 'title', direction: 1 },
-      { field: 'id', direction: 1 },
+      { field: 'title', direction: -1 },
+      { field: 'id', direction: -1 },
     ]);
     expect(buildListQuery({ sort: 'artist' }).orderBy).to.deep.equal([
       { field: 'artist', direction: 1 },
@@ -176,3 +190,93 @@ describe('buildListQuery', () => {
     expect([query.fields, query.limit, query.offset]).to.deep.equal(['title', 5, 10]);
   });
 });
+
+describe('cursors and keyset pages', () => {
+  const id = '0b7c7f0e-8d4e-4f7a-9a53-6f0e2a1c5b3d';
+  const message = (raw: Record<string, string>) => details(raw)[0]?.message;
+
+  it('round-trips a sort key through an opaque cursor of its own sort', () => {
+    const cursor = encodeCursor('-releaseYear', [1999, 'Kid A', id]);
+    expect(cursor).to.match(/^[A-Za-z0-9_-]+$/);
+    const query = buildListQuery(checkedValue({ sort: '-releaseYear', cursor }));
+    expect(query.after).to.deep.equal([1999, 'Kid A', id]);
+    expect(decodeCursor(cursor, orderFor('-releaseYear'))).to.deep.equal([1999, 'Kid A', id]);
+  });
+
+  it('refuses a forged or foreign cursor with 400 details naming it', () => {
+    const forged = [
+      Buffer.from('not json').toString('base64url'),
+      Buffer.from('{"a":1}').toString('base64url'),
+      encodeCursor('title', ['x']),
+      encodeCursor('title', ['x', 'not-a-uuid']),
+      encodeCursor('title', [7, id]),
+      encodeCursor('releaseYear', ['1999', 'x', id]),
+      encodeCursor('releaseYear', [1999.5, 'x', id]),
+      encodeCursor('-title', ['x', id]),
+    ];
+    for (const cursor of forged) {
+      expect(message({ cursor }), cursor).to.match(/^is not a cursor of this list/);
+    }
+    // A cursor of another sort than the one asked.
+    expect(message({ cursor: encodeCursor('title', ['x', id]), sort: 'artist' })).to.match(
+      /^is not a cursor of this list/,
+    );
+    expect(details({ cursor: encodeCursor('title', ['x', id]), offset: '3' })).to.deep.equal([
+      {
+        field: 'cursor',
+        message: 'cannot be combined with offset: the cursor says where the page starts',
+      },
+    ]);
+  });
+
+  it('names the cursor when the offset is past its limit', () => {
+    expect(message({ offset: '10001' })).to.equal(
+      'must be an integer from 0 to 10000; to go further, follow `Link: rel="next"`, whose `cursor` parameter starts the next page at the same cost on every page',
+    );
+  });
+
+  it('splits a page after a key into index ranges, the nearest first', () => {
+    const query = buildListQuery(
+      checkedValue({
+        genre: 'Rock',
+        sort: '-releaseYear',
+        cursor: encodeCursor('-releaseYear', [1999, 'Kid A', id]),
+      }),
+    );
+    const genre = { field: 'genreKey', op: 'eq', value: 'rock' };
+    expect(keysetParts(query)).to.deep.equal([
+      [
+        genre,
+        { field: 'releaseYear', op: 'eq', value: 1999 },
+        { field: 'title', op: 'eq', value: 'Kid A' },
+        { field: 'id', op: 'lt', value: id },
+      ],
+      [
+        genre,
+        { field: 'releaseYear', op: 'eq', value: 1999 },
+        { field: 'title', op: 'lt', value: 'Kid A' },
+      ],
+      [genre, { field: 'releaseYear', op: 'lt', value: 1999 }],
+    ]);
+    expect(keysetParts(buildListQuery({ genre: 'Rock' }))).to.deep.equal([[genre]]);
+  });
+
+  it('caps a counted total at the count limit, and says so', () => {
+    const range = buildListQuery({ before: 1990 });
+    expect(cappedTotal(range, 10_000)).to.deep.equal({ total: 10_000, totalAtLeast: false });
+    expect(cappedTotal(range, 10_001)).to.deep.equal({ total: COUNT_LIMIT, totalAtLeast: true });
+    const kept = buildListQuery({ genre: 'g' });
+    expect(cappedTotal(kept, 20_000)).to.deep.equal({ total: 20_000, totalAtLeast: false });
+    expect(isTotalExact(buildListQuery({}))).to.equal(true);
+    expect(isTotalExact(buildListQuery({ artist: 'a' }))).to.equal(true);
+    expect(isTotalExact(buildListQuery({ before: 1990 }))).to.equal(false);
+    expect(isTotalExact(buildListQuery({ artist: 'a', genre: 'g' }))).to.equal(false);
+  });
+});
+
+/** The values of a query that readListParams accepts (a test failure otherwise). */
+function checkedValue(raw: Record<string, string>) {
+  const result = checkListParams(raw);
+  if (!result.ok) throw new Error(JSON.stringify(result.details));
+  return result.value;
+}

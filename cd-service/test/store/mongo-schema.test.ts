@@ -137,15 +137,27 @@ describe('Mongoose schema (no server)', () => {
     expect(() => new Model(validDoc({ colour: 'red' }))).to.throw(/colour/);
   });
 
-  it('declares the indexes that serve the filters', () => {
+  it('declares an index for every combination of filters and every sort, as SQLite has', () => {
     const indexes = cdMongooseSchema()
       .indexes()
-      .map(([fields]) => Object.keys(fields).join(','));
-    expect(indexes).to.include.members([
-      'title,_id',
-      'artistKey,title,_id',
-      'genreKey,title,_id',
-      'releaseYear,title,_id',
+      .map(([fields]) =>
+        Object.entries(fields)
+          .map(([name, direction]) => `${name}:${direction}`)
+          .join(','),
+      );
+    expect(indexes).to.have.members([
+      'title:1,_id:1,releaseYear:1',
+      'artist:1,title:1,_id:1,releaseYear:1',
+      'releaseYear:1,title:1,_id:1',
+      'genreKey:1,title:1,_id:1,releaseYear:1',
+      'genreKey:1,artist:1,title:1,_id:1,releaseYear:1',
+      'genreKey:1,releaseYear:1,title:1,_id:1',
+      'artistKey:1,title:1,_id:1,releaseYear:1',
+      'artistKey:1,artist:1,title:1,_id:1,releaseYear:1',
+      'artistKey:1,releaseYear:1,title:1,_id:1',
+      'artistKey:1,genreKey:1,title:1,_id:1,releaseYear:1',
+      'artistKey:1,genreKey:1,artist:1,title:1,_id:1,releaseYear:1',
+      'artistKey:1,genreKey:1,releaseYear:1,title:1,_id:1',
     ]);
   });
 });
@@ -176,7 +188,7 @@ describe('toMongo (no server)', () => {
     expect(query).to.deep.equal({
       filter: { artistKey: { $eq: 'a.*' }, genreKey: { $eq: '(x)+' }, releaseYear: { $lt: 1990 } },
       collation: { locale: 'simple' },
-      sort: { artist: -1, title: 1, _id: 1 },
+      sort: { artist: -1, title: -1, _id: -1 },
       projection: undefined,
       skip: 6,
       limit: 3,
@@ -186,9 +198,17 @@ describe('toMongo (no server)', () => {
   });
 
   it('projects only the title for fields=title', () => {
+    // With the sort key, for the next page's cursor; the route shows the title only.
     expect(toMongo(buildListQuery({ fields: 'title' })).projection).to.deep.equal({
-      _id: 0,
       title: 1,
+      _id: 1,
+    });
+    expect(
+      toMongo(buildListQuery({ fields: 'title', sort: '-releaseYear' })).projection,
+    ).to.deep.equal({
+      title: 1,
+      releaseYear: 1,
+      _id: 1,
     });
   });
 

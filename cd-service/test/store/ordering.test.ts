@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { buildListQuery, type ListParams } from '../../src/cd/query.js';
+import { buildListQuery, encodeCursor, type ListParams } from '../../src/cd/query.js';
 import { newRecord } from '../../src/cd/records.js';
 import type { Cd } from '../../src/cd/schema.js';
 import { makeCdInput } from '../helpers.js';
@@ -69,9 +69,7 @@ describeEachStore('list order', (factory) => {
     const ascending = [...cds].sort(
       (a, b) => byCodePoints(a.title, b.title) || byCodePoints(a.id, b.id),
     );
-    const descending = [...cds].sort(
-      (a, b) => byCodePoints(b.title, a.title) || byCodePoints(a.id, b.id),
-    );
+    const descending = [...ascending].reverse();
     expect(await ids({})).to.deep.equal(ascending.map((cd) => cd.id));
     expect(await ids({ sort: 'title' })).to.deep.equal(ascending.map((cd) => cd.id));
     expect(await ids({ sort: '-title' })).to.deep.equal(descending.map((cd) => cd.id));
@@ -80,6 +78,21 @@ describeEachStore('list order', (factory) => {
     for (let offset = 0; offset < cds.length; offset += 5)
       paged.push(...(await ids({ limit: 5, offset })));
     expect(paged).to.deep.equal(ascending.map((cd) => cd.id));
+    // And so do keyset pages, whose cursors compare titles (on the emulator, by bytes while it
+    // sorts by locale: this test is skipped there, see mongo-target.ts).
+    for (const [sort, order] of [
+      ['title', ascending],
+      ['-title', descending],
+    ] as const) {
+      const keyset: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await handle.store.list(buildListQuery({ sort, limit: 4, cursor }));
+        keyset.push(...(page.items as Cd[]).map((cd) => cd.id));
+        cursor = page.next && encodeCursor(sort, page.next);
+      } while (cursor);
+      expect(keyset, sort).to.deep.equal(order.map((cd) => cd.id));
+    }
   });
 
   it('sorts by artist, ties by title then id, by code point', async () => {
@@ -93,7 +106,7 @@ describeEachStore('list order', (factory) => {
       [...cds].sort((a, b) => byCodePoints(a.artist, b.artist) || tie(a, b)).map((cd) => cd.id),
     );
     expect(await ids({ sort: '-artist' })).to.deep.equal(
-      [...cds].sort((a, b) => byCodePoints(b.artist, a.artist) || tie(a, b)).map((cd) => cd.id),
+      [...cds].sort((a, b) => byCodePoints(b.artist, a.artist) || tie(b, a)).map((cd) => cd.id),
     );
   });
 });

@@ -4,6 +4,9 @@ import {
   CD_COLUMNS,
   column,
   KEPT_COUNT_SQL,
+  LIST_INDEXES,
+  LIST_INDEXES_SQL,
+  MIGRATIONS,
   SCHEMA_SQL,
   toSqlite,
 } from '../../src/store/sqlite-schema.js';
@@ -23,25 +26,44 @@ describe('SQLite mapping', () => {
     expect(SCHEMA_SQL).to.include('title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 200)');
     expect(SCHEMA_SQL).to.include('release_year INTEGER NOT NULL CHECK (release_year >= 1800)');
     expect(SCHEMA_SQL).to.include('artist_key TEXT NOT NULL');
-    expect(SCHEMA_SQL).to.include(
-      'CREATE INDEX IF NOT EXISTS cds_artist_key_title_id ON cds (artist_key, title, id)',
+  });
+
+  it('has an index for every combination of filters and every sort, the year last when missing', () => {
+    expect(LIST_INDEXES.map((index) => index.columns.join(', '))).to.have.members([
+      'title, id, release_year',
+      'artist, title, id, release_year',
+      'release_year, title, id',
+      'genre_key, title, id, release_year',
+      'genre_key, artist, title, id, release_year',
+      'genre_key, release_year, title, id',
+      'artist_key, title, id, release_year',
+      'artist_key, artist, title, id, release_year',
+      'artist_key, release_year, title, id',
+      'artist_key, genre_key, title, id, release_year',
+      'artist_key, genre_key, artist, title, id, release_year',
+      'artist_key, genre_key, release_year, title, id',
+    ]);
+    expect(LIST_INDEXES_SQL).to.include(
+      'CREATE INDEX IF NOT EXISTS cds_list_genre_key_release_year_title_id ON cds (genre_key, release_year, title, id)',
     );
-    expect(SCHEMA_SQL).to.include(
+    // The step that made them drops the indexes of version 1; the steps before stay as they were.
+    expect(MIGRATIONS[0]).to.include(
       'CREATE INDEX IF NOT EXISTS cds_genre_key_title_id ON cds (genre_key, title, id)',
     );
-    expect(SCHEMA_SQL).to.include('cds (release_year, title, id)');
+    expect(MIGRATIONS[1]).to.include('DROP INDEX IF EXISTS cds_genre_key_title_id');
+    expect(MIGRATIONS[1]).to.include(LIST_INDEXES_SQL);
   });
 
   it('builds the default list query', () => {
     expect(toSqlite(buildListQuery({}))).to.deep.equal({
-      sql: `SELECT ${CD_COLUMNS} FROM cds ORDER BY title ASC, id ASC LIMIT ? OFFSET ?`,
+      sql: `SELECT ${CD_COLUMNS} FROM cds INDEXED BY cds_list_title_id_release_year ORDER BY title ASC, id ASC LIMIT ? OFFSET ?`,
       params: [100, 0],
       countSql: KEPT_COUNT_SQL,
       countParams: ['', ''],
     });
   });
 
-  it('reads the kept count for no filter or one filter, and counts the rows for the rest', () => {
+  it('reads the kept count for no filter or one filter, and counts the rows for the rest up to the limit', () => {
     const count = (params: Parameters<typeof buildListQuery>[0]) => {
       const { countSql, countParams } = toSqlite(buildListQuery(params));
       return { countSql, countParams };
@@ -62,11 +84,13 @@ describe('SQLite mapping', () => {
       countParams: ['artist_key', 'björk'],
     });
     expect(count({ artist: 'a', genre: 'g' })).to.deep.equal({
-      countSql: 'SELECT COUNT(*) AS total FROM cds WHERE artist_key = ? AND genre_key = ?',
+      countSql:
+        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? LIMIT 10001)',
       countParams: ['a', 'g'],
     });
     expect(count({ before: 1990 })).to.deep.equal({
-      countSql: 'SELECT COUNT(*) AS total FROM cds WHERE release_year < ?',
+      countSql:
+        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE release_year < ? LIMIT 10001)',
       countParams: [1990],
     });
   });
@@ -97,16 +121,21 @@ describe('SQLite mapping', () => {
       }),
     );
     expect(query).to.deep.equal({
-      sql: `SELECT ${CD_COLUMNS} FROM cds WHERE artist_key = ? AND genre_key = ? AND release_year < ? ORDER BY release_year DESC, title ASC, id ASC LIMIT ? OFFSET ?`,
+      sql: `SELECT ${CD_COLUMNS} FROM cds INDEXED BY cds_list_artist_key_genre_key_release_year_title_id WHERE artist_key = ? AND genre_key = ? AND release_year < ? ORDER BY release_year DESC, title DESC, id DESC LIMIT ? OFFSET ?`,
       params: ["x' or 1=1 --", '%', 1990, 5, 10],
       countSql:
-        'SELECT COUNT(*) AS total FROM cds WHERE artist_key = ? AND genre_key = ? AND release_year < ?',
+        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? AND release_year < ? LIMIT 10001)',
       countParams: ["x' or 1=1 --", '%', 1990],
     });
     expect(query.sql).not.to.match(/LIKE|REGEXP|GLOB/);
   });
 
-  it('selects only the title for fields=title', () => {
-    expect(toSqlite(buildListQuery({ fields: 'title' })).sql).to.match(/^SELECT title FROM cds /);
+  it('selects the title and the sort key (for the cursor) for fields=title', () => {
+    expect(toSqlite(buildListQuery({ fields: 'title' })).sql).to.match(
+      /^SELECT title, id FROM cds /,
+    );
+    expect(toSqlite(buildListQuery({ fields: 'title', sort: 'releaseYear' })).sql).to.match(
+      /^SELECT title, release_year AS releaseYear, id FROM cds /,
+    );
   });
 });

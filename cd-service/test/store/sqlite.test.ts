@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { buildListQuery, type ListParams } from '../../src/cd/query.js';
+import {
+  buildListQuery,
+  encodeCursor,
+  keysetParts,
+  type ListParams,
+  orderFor,
+} from '../../src/cd/query.js';
 import { newRecord } from '../../src/cd/records.js';
 import { openCdDatabase, openSqliteStore } from '../../src/store/sqlite.js';
 import { toSqlite } from '../../src/store/sqlite-schema.js';
@@ -57,6 +63,14 @@ describe('SQLite store: the file', () => {
         const { sql, params: values } = toSqlite(buildListQuery(params));
         return explain(sql, values);
       },
+      /** The plan of each part of a keyset page (keysetParts). */
+      parts: (params: ListParams) => {
+        const query = buildListQuery(params);
+        return keysetParts(query).map((where) => {
+          const { sql, params: values } = toSqlite(query, { where, limit: 20, offset: 0 });
+          return explain(sql, values);
+        });
+      },
       count: (params: ListParams) => {
         const { countSql, countParams } = toSqlite(buildListQuery(params));
         return explain(countSql, countParams);
@@ -73,14 +87,18 @@ describe('SQLite store: the file', () => {
     const plan = plans(file);
     try {
       expect(plan.page({ artist: 'x' })).to.match(
-        /USING (COVERING )?INDEX cds_artist_key_title_id/,
+        /USING (COVERING )?INDEX cds_list_artist_key_title_id_release_year/,
       );
-      expect(plan.page({ genre: 'x' })).to.match(/USING (COVERING )?INDEX cds_genre_key_title_id/);
+      expect(plan.page({ genre: 'x' })).to.match(
+        /USING (COVERING )?INDEX cds_list_genre_key_title_id_release_year/,
+      );
       expect(plan.page({ before: 1990, sort: 'releaseYear' })).to.match(
-        /USING (COVERING )?INDEX cds_release_year_title_id/,
+        /USING (COVERING )?INDEX cds_list_release_year_title_id/,
       );
-      expect(plan.page({ artist: 'x', sort: 'artist' })).to.match(/INDEX cds_artist_key_title_id/);
-      expect(plan.page({})).to.match(/USING (COVERING )?INDEX cds_title_id/);
+      expect(plan.page({ artist: 'x', sort: 'artist' })).to.match(
+        /INDEX cds_list_artist_key_artist_title_id_release_year/,
+      );
+      expect(plan.page({})).to.match(/USING (COVERING )?INDEX cds_list_title_id_release_year/);
     } finally {
       plan.close();
     }
@@ -118,10 +136,46 @@ describe('SQLite store: the file', () => {
           /^SCAN CONSTANT ROW \| SCALAR SUBQUERY \d+ \| SEARCH counts USING PRIMARY KEY \(filter=\? AND key=\?\)$/,
         );
       }
-      // Two filters: the more selective artist leads (the statistics say so), not the genre.
+      // Two filters: the index of both.
       expect(plan.page({ genre: 'rock', artist: 'artist 4' })).to.match(
-        /INDEX cds_artist_key_title_id/,
+        /INDEX cds_list_artist_key_genre_key_title_id_release_year \(artist_key=\? AND genre_key=\?\)/,
       );
+      // Every combination of filters, with and without `before`, every sort either way, the
+      // first page and each part of a page after a cursor: one walk of an index in the list's
+      // order, stopped by the limit. No scan of the table, no sort.
+      const id = randomUUID();
+      for (const filters of [
+        {},
+        { genre: 'rock' },
+        { artist: 'artist 1' },
+        { artist: 'artist 1', genre: 'rock' },
+      ]) {
+        for (const before of [undefined, 1990]) {
+          for (const sort of [
+            'title',
+            '-title',
+            'artist',
+            '-artist',
+            'releaseYear',
+            '-releaseYear',
+          ]) {
+            for (const fields of [undefined, 'title' as const]) {
+              const params: ListParams = { ...filters, before, sort, fields, limit: 20 };
+              const label = JSON.stringify(params);
+              const key = orderFor(sort).map(({ field }) =>
+                field === 'releaseYear' ? 1980 : field === 'id' ? id : 'M',
+              );
+              const cursor = encodeCursor(sort, key);
+              for (const detail of [plan.page(params), ...plan.parts({ ...params, cursor })]) {
+                expect(detail, label).to.match(
+                  /^(SCAN|SEARCH) cds USING (COVERING )?INDEX cds_list_/,
+                );
+                expect(detail, label).not.to.match(/TEMP B-TREE/);
+              }
+            }
+          }
+        }
+      }
     } finally {
       plan.close();
     }

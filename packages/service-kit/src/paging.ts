@@ -1,14 +1,38 @@
 import type { Context } from 'koa';
 import type { SuccessResponse } from './operations.js';
 
+/** How a list that pages by cursor and counts up to a limit is documented (pagingHeaders). */
+export interface PagingDocs {
+  /** The `next` link carries the `cursor` parameter (keyset paging) rather than an offset. */
+  cursor?: boolean;
+  /** Totals may be counted up to this many only: then X-Total-Count-Relation says `gte`. */
+  countLimit?: number;
+  /** When totals are counted up to countLimit, in words (which lists). */
+  countLimitApplies?: string;
+}
+
 /** The documentation of the paging headers of a list (`what`: the items, in words). */
-export const pagingHeaders = (what: string): NonNullable<SuccessResponse['headers']> => ({
+export const pagingHeaders = (
+  what: string,
+  { cursor = false, countLimit, countLimitApplies = 'for some lists' }: PagingDocs = {},
+): NonNullable<SuccessResponse['headers']> => ({
   'X-Total-Count': {
-    description: `How many ${what} match, on every page`,
+    description:
+      countLimit === undefined
+        ? `How many ${what} match, on every page`
+        : `How many ${what} match, on every page; counted up to ${countLimit} only ${countLimitApplies}: more is said as ${countLimit} with \`X-Total-Count-Relation: gte\``,
     schema: { type: 'integer', minimum: 0 },
   },
+  ...(countLimit !== undefined && {
+    'X-Total-Count-Relation': {
+      description: `\`eq\`: X-Total-Count is exact; \`gte\`: at least that many match (counting stopped at ${countLimit})`,
+      schema: { type: 'string', enum: ['eq', 'gte'] },
+    },
+  }),
   Link: {
-    description: 'The `next` and `prev` pages, when there are some (RFC 8288)',
+    description: cursor
+      ? 'The `next` page (with a `cursor`: every page costs the same) and, after an `offset`, the `prev` page, when there are some (RFC 8288)'
+      : 'The `next` and `prev` pages, when there are some (RFC 8288)',
     schema: { type: 'string' },
   },
 });
@@ -21,34 +45,50 @@ export interface PageOf {
   total: number;
   /** The largest limit a client may ask for: the size of a `prev` page without a limit. */
   maxLimit: number;
+  /** Counting stopped: at least `total` items match (`X-Total-Count-Relation: gte`). */
+  totalAtLeast?: boolean;
+  /**
+   * Keyset paging: the `cursor` parameter of the next page, undefined on the last page. Given
+   * (as a key, even undefined), `next` carries it in place of an offset.
+   */
+  nextCursor?: string | undefined;
 }
+
+const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
 
 /**
  * Sets `X-Total-Count` and `Link` (the `next` and `prev` pages, RFC 8288) for one page of a
- * list. The links keep the other parameters, in their order, then `offset` and `limit`. Without
+ * list, and `X-Total-Count-Relation` when the list says whether its total is exact. The links
+ * keep the other parameters, in their order, then `offset` (or `cursor`) and `limit`. Without
  * a limit there is no next page; a `prev` page never starts below 0 nor past the last item.
+ * With keyset paging (`nextCursor`), `next` carries the cursor; a page reached by a cursor has
+ * no `prev`.
  */
-export function setPageHeaders(ctx: Context, { params, shown, total, maxLimit }: PageOf): void {
+export function setPageHeaders(ctx: Context, page: PageOf): void {
+  const { params, shown, total, maxLimit, totalAtLeast } = page;
   ctx.set('X-Total-Count', String(total));
+  if (totalAtLeast !== undefined) ctx.set('X-Total-Count-Relation', totalAtLeast ? 'gte' : 'eq');
   const offset = (params.offset as number | undefined) ?? 0;
   const limit = params.limit as number | undefined;
-  const link = (rel: string, start: number, size: number) => {
+  const link = (rel: string, start: [name: string, value: string], size: number) => {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(params)) {
-      if (name !== 'offset' && name !== 'limit' && value !== undefined) {
-        search.set(name, String(value));
-      }
+      if (!PAGE_PARAMETERS.has(name) && value !== undefined) search.set(name, String(value));
     }
-    search.set('offset', String(start));
+    search.set(...start);
     search.set('limit', String(size));
     return `<${ctx.path}?${search}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  if (limit !== undefined && offset + shown < total)
-    links.push(link('next', offset + shown, limit));
+  if ('nextCursor' in page) {
+    if (limit !== undefined && page.nextCursor !== undefined)
+      links.push(link('next', ['cursor', page.nextCursor], limit));
+  } else if (limit !== undefined && offset + shown < total) {
+    links.push(link('next', ['offset', String(offset + shown)], limit));
+  }
   if (offset > 0) {
     const size = limit ?? Math.min(offset, maxLimit);
-    links.push(link('prev', Math.max(0, Math.min(offset, total) - size), size));
+    links.push(link('prev', ['offset', String(Math.max(0, Math.min(offset, total) - size))], size));
   }
   if (links.length > 0) ctx.set('Link', links.join(', '));
 }

@@ -50,3 +50,41 @@ describe('paging headers', () => {
     expect(one).to.deep.equal({ 'X-Total-Count': '7' });
   });
 });
+
+describe('paging headers with a cursor and a counted total', () => {
+  it('give next the cursor in place of an offset, and keep prev by offset', () => {
+    const headers = headersFor('/items', {
+      params: { genre: 'g', offset: 4, limit: 2 },
+      shown: 2,
+      total: 10_000,
+      totalAtLeast: true,
+      maxLimit: 1000,
+      nextCursor: 'abc_-1',
+    });
+    expect(headers).to.deep.equal({
+      'X-Total-Count': '10000',
+      'X-Total-Count-Relation': 'gte',
+      Link: '</items?genre=g&cursor=abc_-1&limit=2>; rel="next", </items?genre=g&offset=2&limit=2>; rel="prev"',
+    });
+  });
+
+  it('have no next on the last page, and no prev on a page reached by a cursor', () => {
+    const last = headersFor('/items', {
+      params: { cursor: 'xyz', limit: 2 },
+      shown: 1,
+      total: 3,
+      totalAtLeast: false,
+      maxLimit: 1000,
+      nextCursor: undefined,
+    });
+    expect(last).to.deep.equal({ 'X-Total-Count': '3', 'X-Total-Count-Relation': 'eq' });
+    const middle = headersFor('/items', {
+      params: { cursor: 'xyz', limit: 2 },
+      shown: 2,
+      total: 9,
+      maxLimit: 1000,
+      nextCursor: 'next1',
+    });
+    expect(middle.Link).to.equal('</items?cursor=next1&limit=2>; rel="next"');
+  });
+});
