@@ -294,7 +294,7 @@ origins=$(node -e '
   const hits = { HIT: 0 }; let n = 0;
   const one = (i) => new Promise((resolve) => http.get(process.argv[1], { agent, headers: { Origin: `https://site-${i}.example`, "Accept-Encoding": "br" } },
     (r) => { r.resume(); r.on("end", () => { hits[r.headers["x-cache"]] = (hits[r.headers["x-cache"]] ?? 0) + 1; resolve(); }); }).on("error", resolve));
-  (async () => { while (n < 2000) await Promise.all(Array.from({ length: 8 }, () => one(n++))); console.log(hits.HIT, JSON.stringify(hits)); })();' "$g/api/itineraries" 2>&1)
+  (async () => { while (n < 2000) await Promise.all(Array.from({ length: 8 }, () => one(n++))); console.log(hits.HIT, JSON.stringify(hits)); })();' "$t/api/itineraries" 2>&1)
 entries_after=$(cache_entries)
 added=$((entries_after - entries_before))
 if [ "$added" -le 2 ] && [ "${origins%% *}" -ge 1990 ]; then ok "edge: 2,000 Origins on one URL: $added cache entries added, ${origins%% *} HITs (${origins#* })"
@@ -353,7 +353,9 @@ else fail "edge: reads after writes: $out"; fi
 phase "the SQLite stack: scaled to 3, a rolling restart under a steady load, back to 2"
 compose up -d --no-build --no-deps --no-recreate --scale games-service=3 --scale travel-service=3 games-service travel-service >"$work/scale.out" 2>&1 ||
   { cat "$work/scale.out" >&2; fail "docker compose up --scale games-service=3 --scale travel-service=3"; }
-if wait_edge_count games-service 3 30 && wait_edge_count travel-service 3 30; then
+# A new replica is in the rotation once it answers /readyz twice (a few seconds; more when the
+# machine is loaded).
+if wait_edge_count games-service 3 90 && wait_edge_count travel-service 3 90; then
   ok "--scale games-service=3 travel-service=3: the edge has 3 replicas of each in its rotation, its configuration unchanged"
 else fail "--scale to 3: the edge has $(edge_up_count games-service) games and $(edge_up_count travel-service) travel replicas"; fi
 node containers/steady-load.mjs "$g/" "$t/" "$g/api/games/1" >"$work/load.json" 2>"$work/load.err" &
@@ -382,7 +384,7 @@ if [ "${served##*; }" = 0 ]; then ok "every replica of games and travel served r
 else fail "some replica served no request: $served"; fi
 compose up -d --no-build --no-deps --no-recreate --scale games-service=2 --scale travel-service=2 games-service travel-service >"$work/scale.out" 2>&1 ||
   { cat "$work/scale.out" >&2; fail "docker compose up --scale games-service=2"; }
-if wait_edge_count games-service 2 15 && wait_edge_count travel-service 2 15; then ok "back to 2 replicas each: the edge has 2 of each in its rotation"
+if wait_edge_count games-service 2 30 && wait_edge_count travel-service 2 30; then ok "back to 2 replicas each: the edge has 2 of each in its rotation"
 else fail "back to 2: the edge has $(edge_up_count games-service) games and $(edge_up_count travel-service) travel replicas"; fi
 expect games-service "answers after scaling down" 200 '^\[\{"id"' -- "$g/api/games?limit=3"
 
