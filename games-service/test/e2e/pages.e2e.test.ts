@@ -226,9 +226,5 @@ describe('pages in Chromium', function () {
     '/nope',
     '/docs',
   ];
-  for (const path of pages) {
-    it(`${path} fits 390 and 1280 px and has no accessibility violations`, async () => {
-      await session.checkPageAtWidths(page, path);
-    });
-  }
+  session.itFitsEveryWidth(() => page, pages);
 });

@@ -222,11 +222,7 @@ describe('pages in Chromium', function () {
     '/nope',
     '/docs',
   ];
-  for (const path of pages) {
-    it(`${path} fits 390 and 1280 px and has no accessibility violations`, async () => {
-      await session.checkPageAtWidths(page, path);
-    });
-  }
+  session.itFitsEveryWidth(() => page, pages);
 
   it('every itinerary page fits 390 and 1280 px and has no accessibility violations', async () => {
     for (const { slug } of itineraries.all) {

@@ -55,6 +55,16 @@ export function useBrowser(makeApp: () => Koa | Promise<Koa>) {
     /** Loads `path` at each width (390 and 1280 px): nothing overflows sideways, axe is clean. */
     checkPageAtWidths: (page: Page, path: string, options?: PageCheckOptions) =>
       checkPageAtWidths(page, base + path, options),
+    /**
+     * One test per path in the calling suite: the page (`page()`, the one the suite opened)
+     * fits 390 and 1280 px and axe finds no violation.
+     */
+    itFitsEveryWidth(page: () => Page, paths: readonly string[]) {
+      for (const path of paths) {
+        it(`${path} fits 390 and 1280 px and has no accessibility violations`, () =>
+          checkPageAtWidths(page(), base + path));
+      }
+    },
     /** /docs against /openapi.json: every operation shown, code as code, links that lead. */
     expectApiReference: (page: Page) => expectApiReference(page, base),
     /** No accessibility violation (axe) on the page as it is now. */
