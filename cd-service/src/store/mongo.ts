@@ -32,6 +32,8 @@ const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 3000;
 const DEFAULT_TIMEOUT_MS = 4000;
 const DEFAULT_HEALTH_TIMEOUT_MS = 1500;
 const FIRST_RETRY_DELAY_MS = 250;
+/** How many seed documents one insertMany sends. */
+const SEED_BATCH_SIZE = 1000;
 const MAX_RETRY_DELAY_MS = 5000;
 
 type Doc = Record<string, unknown>;
@@ -211,8 +213,19 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
           { upsert: true },
         );
         if (marker.upsertedCount !== 1 || (await Cds.countDocuments({})) > 0) return 0;
-        await Cds.insertMany(records.map(toDocument), { ordered: true });
-        return records.length;
+        let inserted = 0;
+        let batch: ReturnType<typeof toDocument>[] = [];
+        const insert = async () => {
+          await Cds.insertMany(batch, { ordered: true });
+          inserted += batch.length;
+          batch = [];
+        };
+        for (const record of records) {
+          batch.push(toDocument(record));
+          if (batch.length === SEED_BATCH_SIZE) await insert();
+        }
+        if (batch.length > 0) await insert();
+        return inserted;
       }),
 
     ping: () =>

@@ -11,7 +11,9 @@ import {
   COUNTS_COLUMNS,
   COUNTS_TABLE,
   column,
+  DROP_LIST_INDEXES_SQL,
   KEPT_COUNT_SQL,
+  LIST_INDEXES_SQL,
   META_COLUMNS,
   MIGRATIONS,
   RECORD_PROPERTIES,
@@ -154,6 +156,10 @@ export function openCdDatabase(file: string, options: SqliteOptions = {}): Datab
     // The statement journal that each write opens, for its count triggers, is kept in memory:
     // as a temporary file it made an insert cost about 50 µs more of CPU.
     db.pragma('temp_store = MEMORY');
+    // A checkpoint that empties the WAL (every 1000 pages by default) cuts the file back to
+    // this size: after a large transaction, or when readers held a checkpoint back, the WAL
+    // does not stay at its largest.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     migrate(db);
     analyzeWhenUseful(db);
     return db;
@@ -261,6 +267,33 @@ function migrate(db: Database.Database): void {
  */
 function analyzeWhenUseful(db: Database.Database): void {
   db.pragma('optimize = 0x10002');
+}
+
+/** What a checkpoint that empties the WAL leaves of it (journal_size_limit): 32 MiB. */
+export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/** The page cache while a sample collection is loaded: its id index stays in memory. */
+const BULK_LOAD_CACHE_KIB = 64 * 1024;
+
+/**
+ * Loads records into the empty table, in the transaction of the caller: the rows first, then
+ * the list indexes, each built once by sorting its keys rather than updated row by row (about
+ * 3 times as fast at 1,000,000 CDs). The page cache is larger meanwhile, and the sort's scratch
+ * space is in temporary files rather than memory, so that the process stays small.
+ */
+function bulkLoad(
+  db: Database.Database,
+  records: Iterable<CdRecord>,
+  insert: (record: CdRecord) => unknown,
+): number {
+  db.exec(DROP_LIST_INDEXES_SQL);
+  let count = 0;
+  for (const record of records) {
+    insert(record);
+    count += 1;
+  }
+  db.exec(LIST_INDEXES_SQL);
+  return count;
 }
 
 /** The file an opened database lives in, to notice that its path no longer leads to it. */
@@ -383,15 +416,26 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
 
     seedOnce(records) {
       return writing(async () => {
-        const inserted = await batcher.run(() => {
-          if (seeded.get() !== undefined) return 0;
-          markSeeded.run(new Date().toISOString());
-          if ((countAll.get() as number) > 0) return 0;
-          for (const record of records) insertRecord(record);
-          return records.length;
-        });
-        if (inserted > 0) analyzeWhenUseful(db);
-        return inserted;
+        const cacheSize = db.pragma('cache_size', { simple: true });
+        db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+        db.pragma('temp_store = FILE');
+        try {
+          const inserted = await batcher.run(() => {
+            if (seeded.get() !== undefined) return 0;
+            markSeeded.run(new Date().toISOString());
+            if ((countAll.get() as number) > 0) return 0;
+            return bulkLoad(db, records, insertRecord);
+          });
+          if (inserted > 0) analyzeWhenUseful(db);
+          return inserted;
+        } finally {
+          db.pragma(`cache_size = ${cacheSize}`);
+          db.pragma('temp_store = MEMORY');
+          db.pragma('shrink_memory');
+          // The load went through the WAL, as large as the data: empty it and give its space
+          // back now rather than at the next stop.
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        }
       });
     },
 

@@ -31,9 +31,10 @@ export interface CdStore {
   count(): Promise<number>;
   /**
    * Loads the sample collection on the store's first start: only when it has never been
-   * seeded and holds no CD. Returns how many were inserted.
+   * seeded and holds no CD. Returns how many were inserted. The records are taken one at a
+   * time (a generator reading the seed file as a stream), never all in memory.
    */
-  seedOnce(records: CdRecord[]): Promise<number>;
+  seedOnce(records: Iterable<CdRecord>): Promise<number>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { SeedError } from 'service-kit';
 import { TEXT_RULE } from '../../src/cd/schema.js';
-import { loadSeed } from '../../src/cd/seed.js';
+import { checkSeed, loadSeed, seedCds } from '../../src/cd/seed.js';
 import { readConfig } from '../../src/config.js';
 import { folderEachTest } from '../fixtures.js';
 
@@ -85,5 +85,42 @@ describe('loadSeed', () => {
     }
     const missing = join(folder.dir, 'missing.json');
     expect(() => loadSeed(missing)).to.throw(SeedError, `${missing}: cannot read the CDs: ENOENT`);
+  });
+});
+
+describe('the seed file as a stream', () => {
+  const folder = folderEachTest('cds.json');
+
+  const cd = (i: number) => ({ title: `CD ${i}`, artist: 'a', genre: 'g', releaseYear: 2000 });
+
+  it('checks every entry and counts them; yields the CDs trimmed, in order', () => {
+    const entries = Array.from({ length: 2500 }, (_, i) => cd(i));
+    writeFileSync(folder.file, JSON.stringify(entries, null, 1));
+    expect(checkSeed(folder.file)).to.equal(2500);
+    const cds = [...seedCds(folder.file)];
+    expect(cds).to.have.length(2500);
+    expect(cds[2499]).to.deep.equal(cd(2499));
+  });
+
+  it('reads the file a chunk at a time: the first CDs come before the rest is parsed', () => {
+    // 5,000 CDs (over 64 KB), then a broken end: a parse of the whole file would fail first.
+    const entries = Array.from({ length: 5000 }, (_, i) => cd(i));
+    writeFileSync(folder.file, `${JSON.stringify(entries).slice(0, -1)}, {"title": `);
+    const cds = seedCds(folder.file);
+    expect(cds.next().value).to.deep.equal(cd(0));
+    expect(() => [...cds]).to.throw(SeedError, /cannot read the CDs: not valid JSON/);
+    expect(() => checkSeed(folder.file)).to.throw(SeedError, /cannot read the CDs: not valid JSON/);
+  });
+
+  it('refuses a file that is not an array, whatever it holds', () => {
+    for (const text of ['5', '"x"', '{}', 'null', '{"a": [1]}']) {
+      writeFileSync(folder.file, text);
+      expect(() => checkSeed(folder.file), text).to.throw(
+        SeedError,
+        `${folder.file}: invalid CDs: the file must hold a JSON array of CDs`,
+      );
+    }
+    writeFileSync(folder.file, ' [ ] ');
+    expect(checkSeed(folder.file)).to.equal(0);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
@@ -10,8 +11,8 @@ import {
   orderFor,
 } from '../../src/cd/query.js';
 import { newRecord } from '../../src/cd/records.js';
-import { openCdDatabase, openSqliteStore } from '../../src/store/sqlite.js';
-import { toSqlite } from '../../src/store/sqlite-schema.js';
+import { openCdDatabase, openSqliteStore, WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite.js';
+import { LIST_INDEXES, toSqlite } from '../../src/store/sqlite-schema.js';
 import { folderEachTest } from '../fixtures.js';
 import { makeCdInput } from '../helpers.js';
 import { sqliteFactory } from '../stores.js';
@@ -193,5 +194,48 @@ describe('SQLite store: the file', () => {
     expect(String(failure)).to.match(/CHECK constraint failed/);
     expect(await store.count()).to.equal(0);
     await store.close();
+  });
+});
+
+describe('SQLite store: loading the sample collection', () => {
+  const folder = folderEachTest();
+
+  it('takes the records from a generator, builds the list indexes, and truncates the WAL', async () => {
+    const { file } = folder;
+    const store = openSqliteStore(file);
+    let taken = 0;
+    const records = function* () {
+      for (let i = 0; i < 3000; i++) {
+        taken += 1;
+        yield newRecord(makeCdInput({ genre: `G${i % 3}` }), randomUUID(), new Date());
+      }
+    };
+    expect(await store.seedOnce(records())).to.equal(3000);
+    expect(taken).to.equal(3000);
+    // The load went through the WAL; once it ends the WAL is empty (wal_checkpoint(TRUNCATE)).
+    expect(statSync(`${file}-wal`).size).to.equal(0);
+    expect(await store.count()).to.equal(3000);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'cds_list_%'")
+        .pluck()
+        .all();
+      expect(indexes).to.have.members(LIST_INDEXES.map((index) => index.name));
+      expect(db.pragma('integrity_check', { simple: true })).to.equal('ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('caps what a checkpoint leaves of the WAL (journal_size_limit)', () => {
+    const db = openCdDatabase(folder.file);
+    try {
+      expect(db.pragma('journal_size_limit', { simple: true })).to.equal(WAL_SIZE_LIMIT_BYTES);
+      expect(WAL_SIZE_LIMIT_BYTES).to.be.below(64 * 1024 * 1024);
+    } finally {
+      db.close();
+    }
   });
 });
