@@ -30,6 +30,7 @@ build: $(INSTALLED) ## Compile the kit and every service to JavaScript (dist/), 
 start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ctrl-C, start again)
 	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait; echo stopped; exit 0' INT TERM; \
 	for s in $(SERVICES); do (cd $$s && exec node --conditions=source --import tsx src/server.ts) & pids+=($$!); done; \
+	node scripts/announce-ready.mjs & pids+=($$!); \
 	wait
 
 # Runs each service's `npm start` command (its scripts.start, as the images do), but without npm:

@@ -23,13 +23,14 @@ function groupAlive(pgid: number): boolean {
  * `make start` (the three services from their sources) in a process group of its own, as a
  * terminal runs it; resolves once the three are listening.
  */
-async function makeStart(file: string) {
+async function makeStart(file: string, env: NodeJS.ProcessEnv = { PORT: '0' }) {
   const child = spawn('make', ['--no-print-directory', 'start'], {
     cwd: repoRoot,
-    // PORT=0: each service binds a free port of its own, whatever else runs on this machine.
+    // PORT=0 (the default here): each service binds a free port of its own, whatever else runs
+    // on this machine.
     env: {
       ...process.env,
-      PORT: '0',
+      ...env,
       HOST: '127.0.0.1',
       LOG_REQUESTS: 'false',
       MONGODB_URI: '',
@@ -92,4 +93,27 @@ describe('make start stops cleanly, by Ctrl-C or SIGTERM', function () {
       expect(existsSync(file)).to.equal(true);
     });
   }
+});
+
+describe('make start tells a newcomer where the services are', function () {
+  this.timeout(180_000);
+
+  it('prints one plain line with the three addresses once all three answer', async () => {
+    const started = await makeStart(freshCdFile(), { PORT: undefined });
+    try {
+      const line =
+        'Ready: games http://127.0.0.1:3001/  travel http://127.0.0.1:3002/  cd http://127.0.0.1:3003/docs';
+      for (let i = 0; i < 600 && !started.output().includes(line); i++) await sleep(100);
+      const plain = started
+        .output()
+        .split('\n')
+        .filter((text) => text.startsWith('Ready:'));
+      expect(plain).to.have.length(1);
+      expect(plain[0]).to.include(line);
+    } finally {
+      process.kill(-started.pgid, 'SIGINT');
+      await started.exited;
+      for (let i = 0; i < 600 && groupAlive(started.pgid); i++) await sleep(50);
+    }
+  });
 });
