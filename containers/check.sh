@@ -63,11 +63,13 @@ for dockerfile in *-service/Dockerfile proxy/Dockerfile containers/mongo-standin
   fi
 done
 
-# The image runs what `npm start` runs, Node's flags included (the bench measures that command).
+# The runtime image runs what `npm start` runs, Node's flags included (the bench measures that command).
 for dir in *-service; do
   start=$(node -p "require('./$dir/package.json').scripts.start")
   cmd=$(node -e '
-    const line = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l.startsWith("CMD ")).pop();
+    const stages = require("fs").readFileSync(process.argv[1], "utf8").split(/^FROM /m);
+    const runtime = stages.find((stage) => / AS runtime\n/.test(stage)) ?? "";
+    const line = runtime.split("\n").filter((l) => l.startsWith("CMD ")).pop();
     console.log(JSON.parse(line.slice(4)).join(" "));' "$dir/Dockerfile")
   if [ "$cmd" = "$start" ]; then log "ok   $dir/Dockerfile CMD is npm start's command"
   else log "FAIL $dir/Dockerfile CMD ($cmd) is not npm start's command ($start)"; failed=1; fi
