@@ -5,9 +5,12 @@ import {
   jsonBody,
   NotFound,
   type Operation,
+  type Parameter,
   pagingHeaders,
+  readIfMatch,
   requireToken,
   setPageHeaders,
+  setStrongEtag,
 } from 'service-kit';
 import {
   buildListQuery,
@@ -18,7 +21,7 @@ import {
   readListParams,
 } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
-import { maxYear } from '../cd/schema.js';
+import { type Cd, maxYear } from '../cd/schema.js';
 import {
   cdRecordSchema,
   cdSchemas,
@@ -26,7 +29,7 @@ import {
   validCreate,
   validUpdate,
 } from '../cd/validate.js';
-import type { CdStore } from '../store/store.js';
+import type { CdStore, ExpectedVersions, VersionedCd } from '../store/store.js';
 import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
@@ -57,6 +60,38 @@ const etagHeader = {
     schema: { type: 'string' },
   },
 };
+
+const cdEtagHeader = {
+  ETag: {
+    description:
+      "The CD's strong ETag, from the version of its record: it changes exactly when the CD does. Send it back in `If-None-Match` (a read) or `If-Match` (a write)",
+    schema: { type: 'string' },
+  },
+};
+
+const ifMatchParameter: Parameter = {
+  name: 'If-Match',
+  in: 'header',
+  description:
+    "Change only the CD's version named: one ETag, a list, or `*`; weak tags never match. None current: 412, nothing changed. Without it, any version. An unknown id is a 404 whatever it says",
+  schema: { type: 'string' },
+};
+
+/** The opaque value of a CD's strong ETag: its version. */
+const cdTag = (version: number) => String(version);
+
+/** The versions a request's If-Match names (`*` or none: any version). */
+function expectedVersions(ctx: Context): ExpectedVersions {
+  const tags = readIfMatch(ctx);
+  if (tags === undefined || tags === '*') return undefined;
+  return tags.filter((tag) => /^[1-9][0-9]{0,14}$/.test(tag)).map(Number);
+}
+
+/** Sets the strong ETag of a single CD's answer; returns the CD, its body. */
+function tagged(ctx: Context, { cd, version }: VersionedCd): Cd {
+  setStrongEtag(ctx, cdTag(version));
+  return cd;
+}
 
 /**
  * The JSON API under /cds, in routing order: thin adapters between HTTP, the CD rules and
@@ -139,6 +174,7 @@ export function cdOperations({
           schema: cdRecordSchema,
           headers: {
             Location: { description: 'The URL of the new CD', schema: { type: 'string' } },
+            ...cdEtagHeader,
           },
         },
       },
@@ -148,9 +184,9 @@ export function cdOperations({
       handler: async (ctx) => {
         const at = now();
         const input = validCreate(ctx.request.body, at);
-        const cd = await store.insert(newRecord(input, newId(), at));
-        ctx.set('Location', `/cds/${cd.id}`);
-        sendWritten(ctx, 201, cd);
+        const created = await store.insert(newRecord(input, newId(), at));
+        ctx.set('Location', `/cds/${created.cd.id}`);
+        sendWritten(ctx, 201, tagged(ctx, created));
       },
     },
     {
@@ -159,28 +195,34 @@ export function cdOperations({
       path: '/cds/:id',
       summary: 'One CD',
       parameters: [idParameter],
-      responses: { 200: { description: 'The CD', schema: cdRecordSchema, headers: etagHeader } },
+      responses: { 200: { description: 'The CD', schema: cdRecordSchema, headers: cdEtagHeader } },
       errors: [400, 404, 503],
       use: [id],
-      handler: async (ctx) => sendRead(ctx, found(await store.get(ctx.state.id), ctx.state.id)),
+      handler: async (ctx) =>
+        sendRead(ctx, tagged(ctx, found(await store.get(ctx.state.id), ctx.state.id))),
     },
     {
       id: 'updateCd',
       method: 'put',
       path: '/cds/:id',
       summary: 'Change some fields of a CD',
-      description: 'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on.',
-      parameters: [idParameter],
+      description:
+        'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on. With `If-Match`, only if the CD is still at a version it names.',
+      parameters: [idParameter, ifMatchParameter],
       requestBody: schemas.update,
-      responses: { 200: { description: 'The changed CD', schema: cdRecordSchema } },
-      errors: [400, 401, 404, 413, 415, 503],
+      responses: {
+        200: { description: 'The changed CD', schema: cdRecordSchema, headers: cdEtagHeader },
+      },
+      errors: [400, 401, 404, 412, 413, 415, 503],
       bearerAuth: true,
       use: [auth, id, body],
       handler: async (ctx) => {
         const at = now();
         const patch = validUpdate(ctx.request.body, at);
         const { id } = ctx.state;
-        sendWritten(ctx, 200, found(await store.update(id, changesFor(patch, at)), id));
+        const expected = expectedVersions(ctx);
+        const updated = found(await store.update(id, changesFor(patch, at), expected), id);
+        sendWritten(ctx, 200, tagged(ctx, updated));
       },
     },
     {
@@ -188,13 +230,15 @@ export function cdOperations({
       method: 'delete',
       path: '/cds/:id',
       summary: 'Remove a CD',
-      parameters: [idParameter],
+      description: 'With `If-Match`, only if the CD is still at a version it names.',
+      parameters: [idParameter, ifMatchParameter],
       responses: { 204: { description: 'Removed; no body' } },
-      errors: [400, 401, 404, 503],
+      errors: [400, 401, 404, 412, 503],
       bearerAuth: true,
       use: [auth, id],
       handler: async (ctx) => {
-        if (!(await store.delete(ctx.state.id))) throw notFound(ctx.state.id);
+        const expected = expectedVersions(ctx);
+        if (!(await store.delete(ctx.state.id, expected))) throw notFound(ctx.state.id);
         sendWritten(ctx, 204);
       },
     },

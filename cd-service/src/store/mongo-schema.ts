@@ -7,6 +7,12 @@ import { LIST_INDEXES } from './sqlite-schema.js';
 
 export const COLLECTION = 'cds';
 
+/**
+ * The path of a CD's version: 1 when it is created, one more ($inc) in the update that changes
+ * it. Its ETag comes from it. (Mongoose's own versionKey counts array changes only.)
+ */
+export const VERSION_PATH = 'version';
+
 /** A record property as a document path: the id is the document's _id. */
 export function path(name: string): string {
   return name === 'id' ? '_id' : name;
@@ -74,6 +80,8 @@ export function cdMongooseSchema(): Schema {
   for (const { key } of FILTERS) definition[key] = { type: String, required: true };
   definition.createdAt = { type: Date, required: true };
   definition.updatedAt = { type: Date, required: true };
+  // A new document's version: 1.
+  definition[VERSION_PATH] = { type: Number, default: 1, min: 1 };
 
   const schema = new Schema(definition, {
     collection: COLLECTION,

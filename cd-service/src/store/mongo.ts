@@ -4,8 +4,8 @@ import type { Logger } from 'service-kit';
 import { COUNT_LIMIT, cappedTotal, isTotalExact, readPage } from '../cd/query.js';
 import { type CdRecord, toCd, toTitleOnly } from '../cd/schema.js';
 import { guarded, isUnavailable, mongoHosts } from './mongo-errors.js';
-import { cdMongooseSchema, toMongo } from './mongo-schema.js';
-import type { CdStore } from './store.js';
+import { cdMongooseSchema, toMongo, VERSION_PATH } from './mongo-schema.js';
+import { type CdStore, type ExpectedVersions, VersionMismatch } from './store.js';
 
 export interface MongoOptions {
   /** The database, when not the one named by the URI (the tests use a fresh one). */
@@ -38,7 +38,16 @@ const MAX_RETRY_DELAY_MS = 5000;
 
 type Doc = Record<string, unknown>;
 
+/** A new CD's document (the schema sets its version: 1). */
 const toDocument = ({ id, ...rest }: CdRecord) => ({ _id: id, ...rest });
+
+const toVersioned = (doc: Doc) => ({ cd: toCd(doc), version: doc[VERSION_PATH] as number });
+
+/** The filter of a write to the CD `id`: at one of the `expected` versions, when given. */
+const writeFilter = (id: string, expected: ExpectedVersions) => ({
+  _id: { $eq: id },
+  ...(expected !== undefined && { [VERSION_PATH]: { $in: [...expected] } }),
+});
 
 /** The MongoDB store, through Mongoose on a connection of its own. */
 export async function openMongoStore(uri: string, options: MongoOptions = {}): Promise<CdStore> {
@@ -136,11 +145,24 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
     new Schema({ _id: String, at: Date }, { collection: 'meta', versionKey: false }),
   );
   await guarded(() => Cds.createIndexes());
+  // CDs written before versions were kept are at version 1 (idempotent: two starts may both run it).
+  await guarded(() =>
+    Cds.updateMany({ [VERSION_PATH]: { $exists: false } }, { $set: { [VERSION_PATH]: 1 } }),
+  );
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const healthTimeout = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
   /** An operation of a request, failing with a 503 once `timeout` has passed without an answer. */
   const request = <T>(operation: string, run: () => Promise<T>) =>
     guarded(run, { ms: timeout, operation, ...(options.logger && { logger: options.logger }) });
+  /**
+   * After a write changed nothing: when it had a condition and the CD is there, the CD was at
+   * another version. (Deleted meanwhile, it is missing: a 404 either way.)
+   */
+  const refuseWhenStale = async (id: string, expected: ExpectedVersions) => {
+    if (expected !== undefined && (await Cds.exists({ _id: { $eq: id } }))) {
+      throw new VersionMismatch(id);
+    }
+  };
 
   return {
     kind: 'mongodb',
@@ -148,29 +170,34 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
     insert: (record) =>
       request('insert', async () => {
         await Cds.create(toDocument(record));
-        return toCd(record);
+        return { cd: toCd(record), version: 1 };
       }),
 
     get: (id) =>
       request('get', async () => {
         const doc = await Cds.findById(id).maxTimeMS(timeout).lean<Doc>();
-        return doc ? toCd(doc) : undefined;
+        return doc ? toVersioned(doc) : undefined;
       }),
 
-    update: (id, changes) =>
+    // One conditional update: the version check is in its filter, the increment in its update.
+    update: (id, changes, expected) =>
       request('update', async () => {
         const doc = await Cds.findOneAndUpdate(
-          { _id: { $eq: id } },
-          { $set: changes },
+          writeFilter(id, expected),
+          { $set: changes, $inc: { [VERSION_PATH]: 1 } },
           { returnDocument: 'after', runValidators: true, maxTimeMS: timeout },
         ).lean<Doc>();
-        return doc ? toCd(doc) : undefined;
+        if (doc) return toVersioned(doc);
+        await refuseWhenStale(id, expected);
+        return undefined;
       }),
 
-    delete: (id) =>
+    delete: (id, expected) =>
       request('delete', async () => {
-        const result = await Cds.deleteOne({ _id: { $eq: id } });
-        return result.deletedCount > 0;
+        const result = await Cds.deleteOne(writeFilter(id, expected));
+        if (result.deletedCount > 0) return true;
+        await refuseWhenStale(id, expected);
+        return false;
       }),
 
     list: (query) =>

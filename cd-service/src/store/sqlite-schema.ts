@@ -164,10 +164,31 @@ export const DROP_LIST_INDEXES_SQL = LIST_INDEXES.map(
 ).join(';\n');
 
 /**
+ * The column of a CD's version: 1 when it is created, one more with each change, in the
+ * statement that changes it. Its ETag comes from it. Not a record property: the store keeps it.
+ */
+export const VERSION_COLUMN = 'version';
+
+/** The step that adds each CD's version, 1 for those already there. */
+const ADD_VERSIONS = `ALTER TABLE ${TABLE} ADD COLUMN ${VERSION_COLUMN} INTEGER NOT NULL DEFAULT 1 CHECK (${VERSION_COLUMN} >= 1)`;
+
+/**
+ * The columns of the table `cds` at a schema version, in order: the record properties, then,
+ * from the version ADD_VERSIONS makes on, the version.
+ */
+export function tableColumns(schemaVersion: number): string[] {
+  const columns = RECORD_PROPERTIES.map(column);
+  const versionsSince = MIGRATIONS.indexOf(ADD_VERSIONS) + 1;
+  return schemaVersion >= versionsSince ? [...columns, VERSION_COLUMN] : columns;
+}
+
+/**
  * The steps from each schema version (the file's `PRAGMA user_version`) to the next: step i
  * takes version i to i + 1. Version 0 is a new file, or one written before versions were kept
  * (the tables cds and meta, the same indexes). SCHEMA_SQL creates only what is missing, so a
- * later step must too: a new file gets the current schema from the first step.
+ * later step must too. Every file, a new one included, runs every step from its version on: a
+ * column added to `cds` after version 1 is added by its own step (SCHEMA_SQL's table is that
+ * of version 1).
  */
 export const MIGRATIONS: readonly string[] = [
   // 0 -> 1: the counts, taken from the rows, then kept by triggers.
@@ -180,6 +201,8 @@ export const MIGRATIONS: readonly string[] = [
     ),
     LIST_INDEXES_SQL,
   ].join(';\n'),
+  // 2 -> 3: each CD's version.
+  ADD_VERSIONS,
 ];
 
 /** The version of the schema this code writes and reads. */

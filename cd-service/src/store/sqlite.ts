@@ -19,9 +19,11 @@ import {
   RECORD_PROPERTIES,
   SCHEMA_VERSION,
   TABLE,
+  tableColumns,
   toSqlite,
+  VERSION_COLUMN,
 } from './sqlite-schema.js';
-import type { CdStore } from './store.js';
+import { type CdStore, type ExpectedVersions, VersionMismatch } from './store.js';
 import { WriteBatcher } from './write-batcher.js';
 
 type Row = Record<string, unknown>;
@@ -222,7 +224,7 @@ function checkTables(db: Database.Database, file: string): void {
     .pluck()
     .all() as string[];
   const expected: Record<string, readonly string[]> = {
-    [TABLE]: RECORD_PROPERTIES.map(column),
+    [TABLE]: tableColumns(version),
     meta: META_COLUMNS,
     [COUNTS_TABLE]: COUNTS_COLUMNS,
   };
@@ -339,13 +341,31 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   const insert = db.prepare(
     `INSERT INTO ${TABLE} (${RECORD_PROPERTIES.map(column).join(', ')}) VALUES (${RECORD_PROPERTIES.map(() => '?').join(', ')})`,
   );
-  const byId = db.prepare(`SELECT ${CD_COLUMNS} FROM ${TABLE} WHERE id = ?`);
+  const versioned = `${CD_COLUMNS}, ${VERSION_COLUMN}`;
+  const byId = db.prepare(`SELECT ${versioned} FROM ${TABLE} WHERE id = ?`);
+  const exists = db.prepare(`SELECT 1 FROM ${TABLE} WHERE id = ?`).pluck();
+  // The condition of a write, in the statement that writes: its two parameters are the same
+  // JSON array of the versions it may replace, or null for any version.
+  const atExpectedVersion = `(? IS NULL OR ${VERSION_COLUMN} IN (SELECT value FROM json_each(?)))`;
   // A null parameter keeps the column as it is: one statement serves every subset of fields.
   const changed = [...FIELD_NAMES, ...FILTERS.map((filter) => filter.key)];
   const update = db.prepare(
-    `UPDATE ${TABLE} SET ${changed.map((name) => `${column(name)} = COALESCE(?, ${column(name)})`).join(', ')}, updated_at = ? WHERE id = ? RETURNING ${CD_COLUMNS}`,
+    `UPDATE ${TABLE} SET ${changed.map((name) => `${column(name)} = COALESCE(?, ${column(name)})`).join(', ')}, updated_at = ?, ${VERSION_COLUMN} = ${VERSION_COLUMN} + 1 WHERE id = ? AND ${atExpectedVersion} RETURNING ${versioned}`,
   );
-  const remove = db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`);
+  const remove = db.prepare(`DELETE FROM ${TABLE} WHERE id = ? AND ${atExpectedVersion}`);
+  /** The parameters of atExpectedVersion. */
+  const condition = (expected: ExpectedVersions) => {
+    const versions = expected === undefined ? null : JSON.stringify(expected);
+    return [versions, versions];
+  };
+  /**
+   * After a write changed nothing: when it had a condition and the CD is there, in the same
+   * transaction, the CD was at another version.
+   */
+  const refuseWhenStale = (id: string, expected: ExpectedVersions) => {
+    if (expected !== undefined && exists.get(id) !== undefined) throw new VersionMismatch(id);
+  };
+  const toVersioned = (row: Row) => ({ cd: toCd(row), version: row[VERSION_COLUMN] as number });
   const countAll = db
     .prepare(KEPT_COUNT_SQL)
     .pluck()
@@ -373,27 +393,35 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     insert(record) {
       return writing(async () => {
         await batcher.run(() => insertRecord(record));
-        return toCd(record);
+        return { cd: toCd(record), version: 1 };
       });
     },
 
     async get(id) {
       const row = reading(() => byId.get(id) as Row | undefined);
-      return row && toCd(row);
+      return row && toVersioned(row);
     },
 
-    update(id, changes) {
+    update(id, changes, expected) {
       const values = changed.map((name) => changes[name] ?? null);
       return writing(async () => {
-        const row = await batcher.run(
-          () => update.get([...values, changes.updatedAt, id]) as Row | undefined,
-        );
-        return row && toCd(row);
+        const row = await batcher.run(() => {
+          const written = update.get([...values, changes.updatedAt, id, ...condition(expected)]);
+          if (written === undefined) refuseWhenStale(id, expected);
+          return written as Row | undefined;
+        });
+        return row && toVersioned(row);
       });
     },
 
-    delete(id) {
-      return writing(async () => (await batcher.run(() => remove.run(id))).changes > 0);
+    delete(id, expected) {
+      return writing(() =>
+        batcher.run(() => {
+          if (remove.run(id, ...condition(expected)).changes > 0) return true;
+          refuseWhenStale(id, expected);
+          return false;
+        }),
+      );
     },
 
     async list(query) {

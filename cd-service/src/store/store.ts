@@ -1,3 +1,4 @@
+import { PreconditionFailed } from 'service-kit';
 import type { ListQuery, SortKey } from '../cd/query.js';
 import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
 
@@ -15,18 +16,53 @@ export interface Page {
 }
 
 /**
+ * A stored CD and the version of its record: 1 when it is created, one more with each change,
+ * kept in the store with the record (so every replica reads the same one).
+ */
+export interface VersionedCd {
+  cd: Cd;
+  version: number;
+}
+
+/**
+ * The versions a conditional write may replace (those a client's If-Match names); undefined
+ * for an unconditional write. The check and the write are one atomic step of the store.
+ */
+export type ExpectedVersions = readonly number[] | undefined;
+
+/** A conditional write found the CD at a version it was not allowed to replace: nothing changed. */
+export class VersionMismatch extends PreconditionFailed {
+  constructor(id: string) {
+    super(
+      `The CD ${id} has changed since the version If-Match names; nothing was changed: read it again (GET) and send its new ETag`,
+    );
+  }
+}
+
+/**
  * Where CDs live. Both stores behave alike for every client-visible detail; the service
  * computes ids, timestamps and filter keys, the store only keeps and finds records.
  * A promise resolved by a write means that the write is durable.
  */
 export interface CdStore {
   readonly kind: StoreKind;
-  insert(record: CdRecord): Promise<Cd>;
-  get(id: string): Promise<Cd | undefined>;
-  /** The updated CD, or undefined when there is none with this id. */
-  update(id: string, changes: CdChanges): Promise<Cd | undefined>;
-  /** Whether there was a CD with this id. */
-  delete(id: string): Promise<boolean>;
+  /** The new CD, at version 1. */
+  insert(record: CdRecord): Promise<VersionedCd>;
+  get(id: string): Promise<VersionedCd | undefined>;
+  /**
+   * The updated CD, at its next version, or undefined when there is none with this id. When
+   * `expected` is given and the CD is at none of those versions, throws VersionMismatch.
+   */
+  update(
+    id: string,
+    changes: CdChanges,
+    expected?: ExpectedVersions,
+  ): Promise<VersionedCd | undefined>;
+  /**
+   * Whether there was a CD with this id (then removed). When `expected` is given and the CD is
+   * at none of those versions, throws VersionMismatch.
+   */
+  delete(id: string, expected?: ExpectedVersions): Promise<boolean>;
   list(query: ListQuery): Promise<Page>;
   count(): Promise<number>;
   /**

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { buildListQuery, COUNT_LIMIT, encodeCursor, type ListParams } from '../../src/cd/query.js';
 import { changesFor, newRecord } from '../../src/cd/records.js';
-import type { Cd, CdInput } from '../../src/cd/schema.js';
-import type { CdStore } from '../../src/store/store.js';
+import type { Cd, CdChanges, CdInput } from '../../src/cd/schema.js';
+import { type CdStore, VersionMismatch } from '../../src/store/store.js';
 import { byCodePoint, makeCdInput } from '../helpers.js';
 import type { StoreFactory, StoreHandle } from '../stores.js';
 import { UNUSUAL_TEXT } from '../text-cases.js';
@@ -26,8 +26,11 @@ export function describeStoreContract(factory: StoreFactory): void {
       await handle.dispose();
     });
 
-    const add = (overrides: Partial<CdInput> = {}, now = T0) =>
-      store.insert(newRecord(makeCdInput(overrides), randomUUID(), now));
+    const add = async (overrides: Partial<CdInput> = {}, now = T0) =>
+      (await store.insert(newRecord(makeCdInput(overrides), randomUUID(), now))).cd;
+    /** The CD as stored now, without its version. */
+    const read = async (id: string) => (await store.get(id))?.cd;
+    const change = async (id: string, changes: CdChanges) => (await store.update(id, changes))?.cd;
     const list = async (params: ListParams = {}) => store.list(buildListQuery(params));
     const titles = async (params: ListParams = {}) =>
       ((await list(params)).items as { title: string }[]).map((cd) => cd.title);
@@ -45,7 +48,7 @@ export function describeStoreContract(factory: StoreFactory): void {
         releaseYear: 1971,
       });
       const id = randomUUID();
-      const created = await store.insert(newRecord(input, id, T0));
+      const created = (await store.insert(newRecord(input, id, T0))).cd;
       const expected: Cd = {
         id,
         ...input,
@@ -53,15 +56,15 @@ export function describeStoreContract(factory: StoreFactory): void {
         updatedAt: T0.toISOString(),
       };
       expect(created).to.deep.equal(expected);
-      const read = await store.get(id);
-      expect(read).to.deep.equal(expected);
-      expect(Object.keys(read as Cd)).to.deep.equal(PUBLIC_KEYS);
+      const stored = await read(id);
+      expect(stored).to.deep.equal(expected);
+      expect(Object.keys(stored as Cd)).to.deep.equal(PUBLIC_KEYS);
     });
 
     it('keeps any text as given, quotes and symbols included', async () => {
       const odd = `O'Brien "%_.*" \\ (a+)+ [x] ; DROP TABLE cds; -- ☃ 𝄞`;
       const created = await add({ title: odd, artist: odd, genre: odd });
-      expect(await store.get(created.id)).to.deep.equal(created);
+      expect(await read(created.id)).to.deep.equal(created);
     });
 
     it('gives back exactly every text the CD schema accepts', async () => {
@@ -69,19 +72,19 @@ export function describeStoreContract(factory: StoreFactory): void {
         const label = JSON.stringify(text.slice(0, 40));
         const created = await add({ title: text, artist: text, genre: text });
         expect(created.title, label).to.equal(text);
-        expect(await store.get(created.id), label).to.deep.equal(created);
+        expect(await read(created.id), label).to.deep.equal(created);
         const found = await list({ artist: text });
         expect(found.items, label).to.deep.equal([created]);
         const renamed = UNUSUAL_TEXT[(index + 1) % UNUSUAL_TEXT.length] as string;
-        const updated = await store.update(created.id, changesFor({ genre: renamed }, T1));
+        const updated = await change(created.id, changesFor({ genre: renamed }, T1));
         expect(updated?.genre, label).to.equal(renamed);
-        expect(await store.get(created.id), label).to.deep.equal(updated);
+        expect(await read(created.id), label).to.deep.equal(updated);
         expect(await store.delete(created.id)).to.equal(true);
       }
     });
 
     it('answers undefined for an unknown id', async () => {
-      expect(await store.get(randomUUID())).to.equal(undefined);
+      expect(await read(randomUUID())).to.equal(undefined);
     });
 
     it('counts its CDs', async () => {
@@ -94,7 +97,7 @@ export function describeStoreContract(factory: StoreFactory): void {
     describe('update', () => {
       it('changes only the given fields, and updatedAt', async () => {
         const created = await add({ title: 'Old', artist: 'A', genre: 'G', releaseYear: 1990 });
-        const updated = await store.update(
+        const updated = await change(
           created.id,
           changesFor({ title: 'New', releaseYear: 1991 }, T1),
         );
@@ -104,7 +107,7 @@ export function describeStoreContract(factory: StoreFactory): void {
           releaseYear: 1991,
           updatedAt: T1.toISOString(),
         });
-        expect(await store.get(created.id)).to.deep.equal(updated);
+        expect(await read(created.id)).to.deep.equal(updated);
       });
 
       it('changes each field on its own', async () => {
@@ -112,7 +115,7 @@ export function describeStoreContract(factory: StoreFactory): void {
         const changes = { title: 'T2', artist: 'A2', genre: 'G2', releaseYear: 1850 } as const;
         let expected: Cd = created;
         for (const [field, value] of Object.entries(changes)) {
-          const updated = await store.update(created.id, changesFor({ [field]: value }, T1));
+          const updated = await change(created.id, changesFor({ [field]: value }, T1));
           expected = { ...expected, [field]: value, updatedAt: T1.toISOString() };
           expect(updated).to.deep.equal(expected);
         }
@@ -120,7 +123,7 @@ export function describeStoreContract(factory: StoreFactory): void {
 
       it('moves a CD between filters when its artist or genre changes', async () => {
         const created = await add({ artist: 'Before', genre: 'Old Genre' });
-        await store.update(created.id, changesFor({ artist: 'After', genre: 'New Genre' }, T1));
+        await change(created.id, changesFor({ artist: 'After', genre: 'New Genre' }, T1));
         expect((await list({ artist: 'before' })).total).to.equal(0);
         expect((await list({ artist: 'AFTER' })).total).to.equal(1);
         expect((await list({ genre: 'old genre' })).total).to.equal(0);
@@ -128,10 +131,78 @@ export function describeStoreContract(factory: StoreFactory): void {
       });
 
       it('answers undefined for an unknown id and creates nothing', async () => {
-        expect(await store.update(randomUUID(), changesFor({ title: 'X' }, T1))).to.equal(
-          undefined,
-        );
+        expect(await change(randomUUID(), changesFor({ title: 'X' }, T1))).to.equal(undefined);
         expect(await store.count()).to.equal(0);
+      });
+    });
+
+    describe('versions and conditional writes', () => {
+      const rename = (title: string) => changesFor({ title }, T1);
+      /** The error a promise rejects with (fails when it resolves). */
+      const rejection = async (promise: Promise<unknown>) =>
+        promise.then(
+          (value) => expect.fail(`resolved with ${JSON.stringify(value)}`),
+          (error: unknown) => error,
+        );
+
+      it('keeps version 1 for a new CD and one more with each update, as get reads it', async () => {
+        const created = await store.insert(newRecord(makeCdInput(), randomUUID(), T0));
+        expect(created.version).to.equal(1);
+        expect(await store.get(created.cd.id)).to.deep.equal(created);
+        for (const version of [2, 3]) {
+          const updated = await store.update(created.cd.id, rename(`v${version}`));
+          expect(updated?.version).to.equal(version);
+          expect(await store.get(created.cd.id)).to.deep.equal(updated);
+        }
+      });
+
+      it('updates a CD at an expected version, one of a list, and moves it on', async () => {
+        const { id } = await add();
+        expect((await store.update(id, rename('one'), [1]))?.version).to.equal(2);
+        expect((await store.update(id, rename('two'), [7, 2, 9]))?.version).to.equal(3);
+        expect((await read(id))?.title).to.equal('two');
+      });
+
+      it('refuses, changing nothing, a write at a version the CD is not at', async () => {
+        const { id } = await add({ title: 'Kept' });
+        await store.update(id, rename('Now'));
+        const before = await store.get(id);
+        for (const expected of [[1], [3, 4], []]) {
+          const label = JSON.stringify(expected);
+          expect(
+            await rejection(store.update(id, rename('Lost'), expected)),
+            label,
+          ).to.be.an.instanceOf(VersionMismatch);
+          expect(await rejection(store.delete(id, expected)), label).to.be.an.instanceOf(
+            VersionMismatch,
+          );
+        }
+        expect(await store.get(id)).to.deep.equal(before);
+        expect(await store.delete(id, [2])).to.equal(true);
+        expect(await store.get(id)).to.equal(undefined);
+      });
+
+      it('answers a conditional write to an unknown id as missing, not as a version mismatch', async () => {
+        expect(await store.update(randomUUID(), rename('X'), [1])).to.equal(undefined);
+        expect(await store.delete(randomUUID(), [1])).to.equal(false);
+        expect(await store.count()).to.equal(0);
+      });
+
+      it('lets exactly one of two concurrent writes at the same version through', async () => {
+        const { id } = await add();
+        const outcomes = await Promise.allSettled([
+          store.update(id, rename('first'), [1]),
+          store.update(id, rename('second'), [1]),
+        ]);
+        const fulfilled = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+        expect(fulfilled).to.have.length(1);
+        expect(refused.map((outcome) => outcome.reason)).to.satisfy((errors: unknown[]) =>
+          errors.every((error) => error instanceof VersionMismatch),
+        );
+        const stored = await store.get(id);
+        expect(stored?.version).to.equal(2);
+        expect(stored?.cd.title).to.equal(fulfilled[0]?.value?.cd.title);
       });
     });
 
@@ -140,9 +211,9 @@ export function describeStoreContract(factory: StoreFactory): void {
         const created = await add();
         const kept = await add();
         expect(await store.delete(created.id)).to.equal(true);
-        expect(await store.get(created.id)).to.equal(undefined);
+        expect(await read(created.id)).to.equal(undefined);
         expect(await store.delete(created.id)).to.equal(false);
-        expect(await store.get(kept.id)).to.deep.equal(kept);
+        expect(await read(kept.id)).to.deep.equal(kept);
         expect(await store.count()).to.equal(1);
       });
     });
@@ -370,14 +441,11 @@ export function describeStoreContract(factory: StoreFactory): void {
 
     it('keeps everything across a close and a reopen', async () => {
       const created = [await add(), await add()];
-      const updated = await store.update(
-        created[0]?.id as string,
-        changesFor({ genre: 'Changed' }, T1),
-      );
+      const updated = await change(created[0]?.id as string, changesFor({ genre: 'Changed' }, T1));
       await store.close();
       const reopened = await handle.reopen();
-      expect(await reopened.get(created[0]?.id as string)).to.deep.equal(updated);
-      expect(await reopened.get(created[1]?.id as string)).to.deep.equal(created[1]);
+      expect((await reopened.get(created[0]?.id as string))?.cd).to.deep.equal(updated);
+      expect((await reopened.get(created[1]?.id as string))?.cd).to.deep.equal(created[1]);
       expect((await reopened.list(buildListQuery({ genre: 'changed' }))).total).to.equal(1);
     });
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import mongoose, { type Connection } from 'mongoose';
 import { BadRequest, type ErrorDetail } from 'service-kit';
 import { changesFor, newRecord } from '../../src/cd/records.js';
 import type { CdRecord } from '../../src/cd/schema.js';
@@ -7,7 +8,7 @@ import { openMongoStore } from '../../src/store/mongo.js';
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, makeCdInput } from '../helpers.js';
 import { describeWithoutMongo, freePort } from '../mongo-target.js';
-import { mongoFactory, type StoreHandle } from '../stores.js';
+import { MONGODB_URI, mongoFactory, type StoreHandle } from '../stores.js';
 import { describeStoreContract } from './contract.js';
 
 /** The failure of a promise that must fail. */
@@ -49,9 +50,9 @@ if (mongoFactory) {
     it('keeps what ajv accepts on the clock of the write: next year of a later clock', async () => {
       const later = new Date('2030-06-15T12:00:00.000Z');
       const created = await store.insert(record({ releaseYear: 2031 }, later));
-      expect(await store.get(created.id)).to.deep.equal(created);
-      const updated = await store.update(created.id, changesFor({ releaseYear: 2031 }, later));
-      expect(updated?.releaseYear).to.equal(2031);
+      expect(await store.get(created.cd.id)).to.deep.equal(created);
+      const updated = await store.update(created.cd.id, changesFor({ releaseYear: 2031 }, later));
+      expect(updated?.cd.releaseYear).to.equal(2031);
       const early = new Date('2001-12-31T23:59:59.999Z');
       await store.insert(record({ releaseYear: 2002 }, early));
       expectRefused(await failure(store.insert(record({ releaseYear: 2003 }, early))), [
@@ -61,10 +62,10 @@ if (mongoFactory) {
 
     it('counts text in code points as ajv does: 200 characters beyond the BMP fit', async () => {
       const long = '\u{1F3B5}'.repeat(200);
-      const created = await store.insert(record({ title: long, artist: long, genre: long }));
-      expect((await store.get(created.id))?.title).to.equal(long);
-      const updated = await store.update(created.id, changesFor({ genre: long }, new Date()));
-      expect(updated?.genre).to.equal(long);
+      const { cd } = await store.insert(record({ title: long, artist: long, genre: long }));
+      expect((await store.get(cd.id))?.cd.title).to.equal(long);
+      const updated = await store.update(cd.id, changesFor({ genre: long }, new Date()));
+      expect(updated?.cd.genre).to.equal(long);
     });
 
     it('answers a write its schema refuses with a 400 naming the fields, storing nothing', async () => {
@@ -75,19 +76,47 @@ if (mongoFactory) {
       expect(await store.count()).to.equal(0);
       const created = await store.insert(record());
       expectRefused(
-        await failure(store.update(created.id, { title: '', updatedAt: new Date().toISOString() })),
+        await failure(
+          store.update(created.cd.id, { title: '', updatedAt: new Date().toISOString() }),
+        ),
         ['title'],
       );
       expectRefused(
         await failure(
-          store.update(created.id, {
+          store.update(created.cd.id, {
             releaseYear: 'soon' as never,
             updatedAt: new Date().toISOString(),
           }),
         ),
         ['releaseYear'],
       );
-      expect(await store.get(created.id)).to.deep.equal(created);
+      expect(await store.get(created.cd.id)).to.deep.equal(created);
+    });
+  });
+
+  describe('MongoDB store: CD versions in a database of before them [mongodb]', () => {
+    const uri = MONGODB_URI as string;
+    const dbName = `cd_service_versions_${process.pid}_${randomUUID().slice(0, 8)}`;
+    let raw: Connection;
+    beforeEach(async () => {
+      raw = await mongoose.createConnection(uri, { dbName }).asPromise();
+    });
+    afterEach(async () => {
+      await raw.dropDatabase();
+      await raw.close();
+    });
+
+    it('gives each CD written without a version version 1 when it opens', async () => {
+      const { id, ...rest } = newRecord(makeCdInput(), randomUUID(), new Date());
+      await raw.collection('cds').insertOne({ _id: id as never, ...rest });
+      const store = await openMongoStore(uri, { dbName });
+      try {
+        expect((await store.get(id))?.version).to.equal(1);
+        const updated = await store.update(id, changesFor({ title: 'New' }, new Date()), [1]);
+        expect(updated?.version).to.equal(2);
+      } finally {
+        await store.close();
+      }
     });
   });
 } else {

@@ -57,8 +57,9 @@ describeEachStore('list order', (factory) => {
     await handle.dispose();
   });
 
-  const add = (title: string, artist = 'Artist') =>
-    handle.store.insert(newRecord(makeCdInput({ title, artist }), randomUUID(), new Date()));
+  const add = async (title: string, artist = 'Artist') =>
+    (await handle.store.insert(newRecord(makeCdInput({ title, artist }), randomUUID(), new Date())))
+      .cd;
   const ids = async (params: ListParams) =>
     ((await handle.store.list(buildListQuery(params))).items as Cd[]).map((cd) => cd.id);
 

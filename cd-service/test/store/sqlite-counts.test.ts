@@ -65,12 +65,12 @@ describe('SQLite store: counts kept in the database', () => {
 
   const write = (store: CdStore, model: Model) => ({
     add: async (input: Partial<CdInput>) => {
-      const cd = await store.insert(newRecord(makeCdInput(input), randomUUID(), T0));
+      const { cd } = await store.insert(newRecord(makeCdInput(input), randomUUID(), T0));
       model.set(cd.id, { artist: cd.artist, genre: cd.genre });
       return cd;
     },
     change: async (id: string, patch: Partial<CdInput>) => {
-      const cd = await store.update(id, changesFor(patch, T0));
+      const cd = (await store.update(id, changesFor(patch, T0)))?.cd;
       if (cd) model.set(cd.id, { artist: cd.artist, genre: cd.genre });
       return cd;
     },

@@ -42,7 +42,7 @@ function expectUnavailable(error: unknown, code: RegExp): void {
 
 /** Reads still answer, with what was there. */
 async function expectReadsServed(store: CdStore, kept: Cd): Promise<void> {
-  expect(await store.get(kept.id)).to.deep.equal(kept);
+  expect((await store.get(kept.id))?.cd).to.deep.equal(kept);
   const page = await store.list(buildListQuery({}));
   expect(page.items).to.deep.include(kept);
   await store.ping();
@@ -92,7 +92,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const db = openCdDatabase(folder.file);
     const store = sqliteStore(db);
     folder.closeAfter(() => store.close());
-    const kept = await store.insert(record());
+    const { cd: kept } = await store.insert(record());
     // The database may not grow by a page: as a full disk would.
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
     const writes = await Promise.allSettled(
@@ -104,7 +104,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const refused = writes.flatMap((w) => (w.status === 'rejected' ? [w.reason] : []));
     expect(refused).not.to.be.empty;
     for (const reason of refused) expectUnavailable(reason, /^SQLITE_FULL$/);
-    for (const cd of stored) expect(await store.get(cd.id)).to.deep.equal(cd);
+    for (const written of stored) expect(await store.get(written.cd.id)).to.deep.equal(written);
     expect(await store.count()).to.equal(1 + stored.length);
     expect((await store.list(buildListQuery({ limit: 1000 }))).total).to.equal(1 + stored.length);
     expect(db.prepare('SELECT COUNT(*) FROM cds').pluck().get()).to.equal(1 + stored.length);
@@ -112,7 +112,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
 
     db.pragma('max_page_count = 1073741823');
     const later = await store.insert(record());
-    expect(await store.get(later.id)).to.deep.equal(later);
+    expect(await store.get(later.cd.id)).to.deep.equal(later);
     expect(await store.count()).to.equal(2 + stored.length);
   });
 
@@ -126,7 +126,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
       const failing = failingDatabase(openCdDatabase(folder.file));
       const store = sqliteStore(failing.db);
       folder.closeAfter(() => store.close());
-      const kept = await store.insert(record());
+      const { cd: kept } = await store.insert(record());
       failing.writes = code;
       const results = await Promise.allSettled([store.insert(record()), store.insert(record())]);
       for (const result of results) {
@@ -149,7 +149,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const failing = failingDatabase(openCdDatabase(folder.file));
     const store = sqliteStore(failing.db);
     folder.closeAfter(() => store.close());
-    const kept = await store.insert(record());
+    const { cd: kept } = await store.insert(record());
     failing.reads = 'SQLITE_IOERR_READ';
     for (const read of [
       () => store.get(kept.id),
@@ -163,13 +163,13 @@ describe('SQLite store: a failing database answers writes with 503', () => {
       expect(error.code).to.equal('SQLITE_IOERR_READ');
     }
     failing.reads = undefined;
-    expect(await store.get(kept.id)).to.deep.equal(kept);
+    expect((await store.get(kept.id))?.cd).to.deep.equal(kept);
   });
 
   it('a lock held too long by another connection (SQLITE_BUSY): writes 503, reads served, recovers', async () => {
     const store = openSqliteStore(folder.file, { busyTimeoutMs: 1 });
     folder.closeAfter(() => store.close());
-    const kept = await store.insert(record());
+    const { cd: kept } = await store.insert(record());
     const other = new Database(folder.file);
     folder.closeAfter(() => other.close());
     other.exec('BEGIN IMMEDIATE');

@@ -116,7 +116,7 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
   });
 
   it('deleted: every write and the ping fail with a 503 saying so; reads are served', async () => {
-    const kept = await store.insert(record());
+    const { cd: kept } = await store.insert(record());
     rmSync(folder.file);
     for (const write of [
       () => store.insert(record()),
@@ -126,7 +126,7 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
     ]) {
       expectFileGone(await rejection(write()), folder.file, /nothing is there now/);
     }
-    expect(await store.get(kept.id)).to.deep.equal(kept);
+    expect((await store.get(kept.id))?.cd).to.deep.equal(kept);
     expect(await store.count()).to.equal(1);
   });
 

@@ -53,6 +53,14 @@ export class NotFound extends createError.NotFound {
   }
 }
 
+/** 412: a precondition of the request (`If-Match`) does not hold; nothing was changed. */
+export class PreconditionFailed extends createError.PreconditionFailed {
+  constructor(message: string) {
+    super(message);
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}
+
 /** 503: a dependency (a database) does not answer; the client may try again later. */
 export class ServiceUnavailable extends createError.ServiceUnavailable {
   override headers: Record<string, string>;

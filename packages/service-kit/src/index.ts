@@ -5,7 +5,14 @@ export { requireToken } from './bearer-token.js';
 export { CACHE_CONTROL } from './cache-control.js';
 export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
-export { BadRequest, type ErrorDetail, NotFound, ServiceUnavailable } from './errors.js';
+export { readIfMatch, setStrongEtag } from './entity-tags.js';
+export {
+  BadRequest,
+  type ErrorDetail,
+  NotFound,
+  PreconditionFailed,
+  ServiceUnavailable,
+} from './errors.js';
 export { healthOperations } from './health.js';
 export { jsonBody } from './json-body.js';
 export type { Logger } from './log.js';

@@ -6,7 +6,7 @@ export type JsonSchema = Record<string, unknown>;
 
 export interface Parameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   description: string;
   required?: boolean;
   schema: JsonSchema;
@@ -52,6 +52,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input; `details` names each problem',
   401: 'Missing or wrong bearer token',
   404: 'Not found',
+  412: '`If-Match` names no current version of the resource; nothing was changed',
   413: 'Body too large',
   415: 'Body is not JSON',
   500: 'Unexpected failure (details are in the server log, never in the response)',

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { createApp } from '../../src/app.js';
+import type { Cd } from '../../src/cd/schema.js';
+import { expectErrorBody, makeCdInput, request } from '../helpers.js';
+import { describeEachStore, type StoreHandle } from '../stores.js';
+
+const STRONG_TAG = /^"[1-9][0-9]*"$/;
+
+describeEachStore('conditional writes', (factory) => {
+  let handle: StoreHandle;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+
+  beforeEach(async () => {
+    handle = await factory.open();
+    app = createApp({ store: handle.store }).callback();
+  });
+  afterEach(() => handle.dispose());
+
+  const create = async (overrides = {}) => {
+    const res = await request(app).post('/cds').send(makeCdInput(overrides)).expect(201);
+    return { cd: res.body as Cd, etag: res.headers.etag as string };
+  };
+  const read = (id: string) => request(app).get(`/cds/${id}`).expect(200);
+  const put = (id: string, body: object, ifMatch?: string) => {
+    const req = request(app).put(`/cds/${id}`).send(body);
+    return ifMatch === undefined ? req : req.set('If-Match', ifMatch);
+  };
+  const del = (id: string, ifMatch?: string) => {
+    const req = request(app).delete(`/cds/${id}`);
+    return ifMatch === undefined ? req : req.set('If-Match', ifMatch);
+  };
+
+  it('gives a CD a strong ETag from its version: on POST, GET and PUT, the same everywhere', async () => {
+    const { cd, etag } = await create();
+    expect(etag).to.match(STRONG_TAG);
+    expect((await read(cd.id)).headers.etag).to.equal(etag);
+    const changed = await put(cd.id, { title: 'Changed' }).expect(200);
+    expect(changed.headers.etag).to.match(STRONG_TAG).and.not.equal(etag);
+    const again = await read(cd.id);
+    expect(again.headers.etag).to.equal(changed.headers.etag);
+    expect(again.body).to.deep.equal(changed.body);
+    // Another app on the same store (a replica) gives the same tag.
+    const replica = createApp({ store: handle.store }).callback();
+    const there = await request(replica).get(`/cds/${cd.id}`).expect(200);
+    expect(there.headers.etag).to.equal(changed.headers.etag);
+  });
+
+  it('answers a matching If-None-Match with 304, until the CD changes', async () => {
+    const { cd, etag } = await create();
+    await request(app).get(`/cds/${cd.id}`).set('If-None-Match', etag).expect(304);
+    await put(cd.id, { genre: 'Other' }).expect(200);
+    const changed = await request(app).get(`/cds/${cd.id}`).set('If-None-Match', etag).expect(200);
+    expect(changed.body.genre).to.equal('Other');
+  });
+
+  it('sends a CD over the compression threshold uncompressed, so that its strong tag names its bytes', async () => {
+    const long = '音'.repeat(200);
+    const { cd, etag } = await create({ title: long, artist: long, genre: long });
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await request(app)
+        .get(`/cds/${cd.id}`)
+        .set('Accept-Encoding', encoding)
+        .expect(200);
+      expect(Number(res.headers['content-length']), encoding).to.be.above(1024);
+      expect(res.headers['content-encoding'], encoding).to.equal(undefined);
+      expect(res.headers.etag, encoding).to.equal(etag);
+    }
+    const written = await put(cd.id, { releaseYear: 1999 }).set('Accept-Encoding', 'gzip');
+    expect(written.headers['content-encoding']).to.equal(undefined);
+  });
+
+  it('writes when If-Match names the current version: one tag, a list, or *', async () => {
+    const { cd, etag } = await create();
+    const first = await put(cd.id, { title: 'One' }, etag).expect(200);
+    const second = await put(cd.id, { title: 'Two' }, `"999", ${first.headers.etag}`).expect(200);
+    const third = await put(cd.id, { title: 'Three' }, '*').expect(200);
+    expect(
+      new Set([etag, first.headers.etag, second.headers.etag, third.headers.etag]).size,
+    ).to.equal(4);
+    await del(cd.id, third.headers.etag).expect(204);
+    await request(app).get(`/cds/${cd.id}`).expect(404);
+  });
+
+  it('answers 412 and changes nothing when If-Match names no current version', async () => {
+    const { cd, etag } = await create({ title: 'Kept' });
+    const current = await put(cd.id, { genre: 'Moved on' }).expect(200);
+    const before = current.body;
+    for (const ifMatch of [etag, '"nope"', `W/${current.headers.etag}`, '"1", "3"', '']) {
+      for (const res of [await put(cd.id, { title: 'Lost' }, ifMatch), await del(cd.id, ifMatch)]) {
+        expect(res.status, `If-Match: ${ifMatch}`).to.equal(412);
+        expectErrorBody(res, 412);
+        expect(res.headers.etag).to.equal(undefined);
+      }
+    }
+    const after = await read(cd.id);
+    expect(after.body).to.deep.equal(before);
+    expect(after.headers.etag).to.equal(current.headers.etag);
+  });
+
+  it('answers 404 for an unknown CD whatever If-Match says', async () => {
+    const id = randomUUID();
+    for (const ifMatch of ['"1"', '*', '"nope"', undefined]) {
+      expectErrorBody(await put(id, { title: 'X' }, ifMatch).expect(404), 404);
+      expectErrorBody(await del(id, ifMatch).expect(404), 404);
+    }
+    const { cd, etag } = await create();
+    await del(cd.id).expect(204);
+    expectErrorBody(await put(cd.id, { title: 'X' }, etag).expect(404), 404);
+    expectErrorBody(await del(cd.id, etag).expect(404), 404);
+  });
+
+  it('answers a malformed If-Match with a 400, changing nothing', async () => {
+    const { cd } = await create({ title: 'Kept' });
+    for (const ifMatch of ['1', '"1" "2"', 'W/1']) {
+      const res = await put(cd.id, { title: 'Lost' }, ifMatch).expect(400);
+      expect(res.body.details).to.deep.equal([
+        { field: 'If-Match', message: 'is not * nor a list of entity tags' },
+      ]);
+      await del(cd.id, ifMatch).expect(400);
+    }
+    expect((await read(cd.id)).body.title).to.equal('Kept');
+  });
+
+  it('documents ETag, If-Match and 412 in the OpenAPI document', async () => {
+    const { body: document } = await request(app).get('/openapi.json').expect(200);
+    const operations = document.paths['/cds/{id}'];
+    expect(operations.get.responses['200'].headers).to.have.property('ETag');
+    expect(document.paths['/cds'].post.responses['201'].headers).to.have.property('ETag');
+    for (const method of ['put', 'delete']) {
+      const operation = operations[method];
+      expect(operation.responses, method).to.have.property('412');
+      expect(
+        operation.parameters.find((p: { name: string }) => p.name === 'If-Match'),
+        method,
+      ).to.include({ in: 'header' });
+    }
+    expect(operations.put.responses['200'].headers).to.have.property('ETag');
+  });
+});

@@ -1,0 +1,85 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import request from 'supertest';
+import { createServiceApp } from '../src/app.js';
+import { describeApi } from '../src/docs.js';
+import { readIfMatch, setStrongEtag } from '../src/entity-tags.js';
+import { expectErrorBody } from '../src/testing/http.js';
+
+/** A service with one resource over the compression threshold, sent under a strong tag. */
+function taggedService() {
+  const big = { text: 'x'.repeat(4000) };
+  const api = describeApi({ title: 'Tags', version: '1.0.0', description: 'Strong tags.' }, [
+    {
+      id: 'getThing',
+      method: 'get',
+      path: '/api/thing',
+      summary: 'A big thing under a strong tag',
+      responses: { 200: { description: 'The thing' } },
+      errors: [],
+      handler: (ctx) => {
+        ctx.set('Cache-Control', 'no-cache');
+        setStrongEtag(ctx, '7');
+        ctx.body = big;
+      },
+    },
+    {
+      id: 'checkThing',
+      method: 'put',
+      path: '/api/thing',
+      summary: 'What If-Match said',
+      responses: { 200: { description: 'The tags' } },
+      errors: [400],
+      handler: (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { ifMatch: readIfMatch(ctx) ?? null };
+      },
+    },
+  ]);
+  const root = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
+  return createServiceApp({ service: 'tags', root, api, jsonPaths: ['/api'] }).callback();
+}
+
+describe('entity tags', () => {
+  const server = taggedService();
+
+  it('sends a strongly tagged answer uncompressed, and answers a matching If-None-Match with 304', async () => {
+    const res = await request(server)
+      .get('/api/thing')
+      .set('Accept-Encoding', 'br, gzip')
+      .expect(200);
+    expect(res.headers.etag).to.equal('"7"');
+    expect(res.headers['content-encoding']).to.equal(undefined);
+    expect(res.body.text).to.have.length(4000);
+    await request(server).get('/api/thing').set('If-None-Match', '"7"').expect(304);
+    await request(server).get('/api/thing').set('If-None-Match', 'W/"7"').expect(304);
+    await request(server).get('/api/thing').set('If-None-Match', '"8"').expect(200);
+  });
+
+  const ifMatch = async (header: string | undefined) => {
+    const req = request(server).put('/api/thing');
+    if (header !== undefined) req.set('If-Match', header);
+    return (await req.expect(200)).body.ifMatch;
+  };
+
+  it('reads If-Match: absent, *, one tag, a list; weak tags left out', async () => {
+    expect(await ifMatch(undefined)).to.equal(null);
+    expect(await ifMatch('*')).to.equal('*');
+    expect(await ifMatch(' * ')).to.equal('*');
+    expect(await ifMatch('"3"')).to.deep.equal(['3']);
+    expect(await ifMatch('"3", W/"4",,"a,b" ,"5"')).to.deep.equal(['3', 'a,b', '5']);
+    expect(await ifMatch('W/"4"')).to.deep.equal([]);
+    expect(await ifMatch('""')).to.deep.equal(['']);
+  });
+
+  for (const malformed of ['3', '"3" "4"', '"3', 'W/3', '*, "3"', 'w/"3"', '"a"b']) {
+    it(`answers a malformed If-Match (${malformed}) with a 400 naming the header`, async () => {
+      const res = await request(server).put('/api/thing').set('If-Match', malformed).expect(400);
+      expectErrorBody(res, 400);
+      expect(res.body.details).to.deep.equal([
+        { field: 'If-Match', message: 'is not * nor a list of entity tags' },
+      ]);
+    });
+  }
+});
