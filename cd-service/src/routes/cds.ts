@@ -124,7 +124,7 @@ export function cdOperations({
       method: 'get',
       path: '/cds',
       summary: 'The CDs, filtered, sorted and paged',
-      description: `A bare array. \`X-Total-Count\` tells how many CDs match in all: exactly with no filter or one of \`artist\` and \`genre\`; with \`before\` or two filters, exactly up to ${COUNT_LIMIT}, then ${COUNT_LIMIT} with \`X-Total-Count-Relation: gte\` (at least). \`Link\` points to the next page, by a \`cursor\` that costs the same on every page, and after an \`offset\` to the previous one.`,
+      description: `A bare array. \`X-Total-Count\` tells how many CDs match in all: exactly with no filter or one of \`artist\` and \`genre\`; with \`before\` or two filters, exactly up to ${COUNT_LIMIT}, then ${COUNT_LIMIT} with \`X-Total-Count-Relation\` set to \`gte\` (at least). \`Link\` points to the next page, by a \`cursor\` that costs the same on every page, and after an \`offset\` to the previous one.`,
       parameters: LIST_PARAMETERS,
       responses: {
         200: {

@@ -20,7 +20,7 @@ export const pagingHeaders = (
     description:
       countLimit === undefined
         ? `How many ${what} match, on every page`
-        : `How many ${what} match, on every page; counted up to ${countLimit} only ${countLimitApplies}: more is said as ${countLimit} with \`X-Total-Count-Relation: gte\``,
+        : `How many ${what} match, on every page; counted up to ${countLimit} only ${countLimitApplies}: more is said as ${countLimit} with \`X-Total-Count-Relation\` set to \`gte\``,
     schema: { type: 'integer', minimum: 0 },
   },
   ...(countLimit !== undefined && {
