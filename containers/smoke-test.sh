@@ -379,7 +379,10 @@ load_summary=$(node -e '
   console.log(lost + " " + parts.join("; "));' "$work/load.json" 2>&1 || echo "? the load's summary cannot be read: $(cat "$work/load.err")")
 if [ "${load_summary%% *}" = 0 ]; then ok "no request failed through the edge during the rolling restart (${load_summary#* })"
 else fail "requests failed during the rolling restart: ${load_summary#* }"; fi
-served=$(edge_servers | awk '($1 == "games" || $1 == "travel") && $3 == "UP" { printf "%s %s %s; ", $1, $2, $5; if ($5 == 0) idle++ } END { print (idle + 0) }')
+# A replica is in two backends of the edge (API and pages): what it served is their sum.
+served=$(edge_servers | awk '{ service = $1; sub(/_pages$/, "", service) }
+  (service == "games" || service == "travel") && $3 == "UP" { served[service " " $2] += $5 }
+  END { for (replica in served) { printf "%s %s; ", replica, served[replica]; if (served[replica] == 0) idle++ } print (idle + 0) }')
 if [ "${served##*; }" = 0 ]; then ok "every replica of games and travel served requests (${served%; *})"
 else fail "some replica served no request: $served"; fi
 compose up -d --no-build --no-deps --no-recreate --scale games-service=2 --scale travel-service=2 games-service travel-service >"$work/scale.out" 2>&1 ||
