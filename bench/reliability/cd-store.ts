@@ -132,3 +132,19 @@ export async function startMongoEmulator(dir: string): Promise<MongoEmulator> {
     },
   };
 }
+
+/**
+ * Every stored CD by id, as a client reads them: a page of 1,000 at a time, following the list's
+ * `Link: rel="next"` (a cursor) to the end.
+ */
+export async function everyCd<T extends { id: string }>(url: string): Promise<Map<string, T>> {
+  const all = new Map<string, T>();
+  let next: string | undefined = '/cds?limit=1000';
+  while (next !== undefined) {
+    const response = await fetch(new URL(next, url));
+    if (!response.ok) throw new Error(`GET ${next}: ${response.status} ${await response.text()}`);
+    for (const cd of (await response.json()) as T[]) all.set(cd.id, cd);
+    next = /<([^>]*)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+  }
+  return all;
+}

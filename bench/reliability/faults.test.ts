@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { expect } from 'chai';
 import { type RunningProcess, startService } from '../src/process.js';
 import { seeded } from '../src/synthetic.js';
-import { cdDatabase, freshCdFile } from './cd-store.js';
+import { cdDatabase, everyCd, freshCdFile } from './cd-store.js';
 
 const CYCLES = Number(process.env.FAULT_CYCLES ?? 20);
 const WRITERS = 16;
@@ -50,16 +50,6 @@ function post(
   });
 }
 
-/** Every stored CD, read a page of 1,000 at a time. */
-async function everyCd(url: string): Promise<Map<string, Cd>> {
-  const all = new Map<string, Cd>();
-  for (let offset = 0; ; offset += 1000) {
-    const page = (await (await fetch(`${url}/cds?limit=1000&offset=${offset}`)).json()) as Cd[];
-    for (const cd of page) all.set(cd.id, cd);
-    if (page.length < 1000) return all;
-  }
-}
-
 describe(`cd-service on SQLite, killed with SIGKILL ${CYCLES} times mid-write`, function () {
   this.timeout(CYCLES * 20_000);
   const file = freshCdFile();
@@ -76,7 +66,7 @@ describe(`cd-service on SQLite, killed with SIGKILL ${CYCLES} times mid-write`, 
         CD_SEED: 'false',
       });
       // Everything acknowledged before is still there, with its acknowledged content.
-      const stored = await everyCd(service.url);
+      const stored = await everyCd<Cd>(service.url);
       for (const [id, { acked, inFlight }] of acknowledged) {
         checked++;
         const found = stored.get(id);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { type RunningProcess, repoRoot, serviceNodeFlags, startService } from '../src/process.js';
-import { freshCdFile } from './cd-store.js';
+import { everyCd, freshCdFile } from './cd-store.js';
 
 const WRITERS = 48;
 const READERS = 64;
@@ -90,16 +90,6 @@ function exchange(agent: Agent, url: string, method: string, body?: unknown): Pr
     );
     req.end(text);
   });
-}
-
-/** Every stored CD, by id, a page of 1,000 at a time. */
-async function everyCd(url: string): Promise<Map<string, Cd>> {
-  const all = new Map<string, Cd>();
-  for (let offset = 0; ; offset += 1000) {
-    const page = (await (await fetch(`${url}/cds?limit=1000&offset=${offset}`)).json()) as Cd[];
-    for (const cd of page) all.set(cd.id, cd);
-    if (page.length < 1000) return all;
-  }
 }
 
 /** What one SIGTERM cycle saw from the clients' side. */
@@ -244,7 +234,7 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers and $
     // Every acknowledged write is there, as acknowledged.
     const service = await startService('cd-service', { CD_DB_PATH: file, CD_SEED: 'false' });
     try {
-      const stored = await everyCd(service.url);
+      const stored = await everyCd<Cd>(service.url);
       const missing = [...acknowledged.values()].filter(
         (cd) => JSON.stringify(stored.get(cd.id)) !== JSON.stringify(cd),
       );
