@@ -141,7 +141,7 @@ export async function everyCd<T extends { id: string }>(url: string): Promise<Ma
   const all = new Map<string, T>();
   let next: string | undefined = '/cds?limit=1000';
   while (next !== undefined) {
-    const response = await fetch(new URL(next, url));
+    const response: Response = await fetch(new URL(next, url));
     if (!response.ok) throw new Error(`GET ${next}: ${response.status} ${await response.text()}`);
     for (const cd of (await response.json()) as T[]) all.set(cd.id, cd);
     next = /<([^>]*)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
