@@ -5,6 +5,13 @@ import { freshCdFile } from './cd-store.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const CONNECTIONS = 256;
+/**
+ * How long a request may wait for its answer. Node (libuv >= 1.45) accepts one connection per
+ * event-loop turn (libuv/libuv#3696): while the first connections keep a 2-core machine busy, the
+ * last of 256 new ones waits its turn in the accept queue for seconds, answered but late.
+ * Failing is what this suite looks for; the latency under load is the benchmark's to measure.
+ */
+const TIMEOUT_SECONDS = 60;
 /** How much resident memory may grow over the run (MB). */
 const MAX_GROWTH_MB = 50;
 
@@ -39,7 +46,7 @@ const MIXES: Record<ServiceName, (id: string) => Request[]> = {
 
 for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
   describe(`${name} under ${CONNECTIONS} connections for ${SECONDS} s`, function () {
-    this.timeout((SECONDS + 60) * 1000);
+    this.timeout((SECONDS + 3 + 2 * TIMEOUT_SECONDS + 60) * 1000);
     let service: RunningProcess;
 
     before(async () => {
@@ -69,6 +76,7 @@ for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
             load(service.url, request, {
               connections: Math.ceil(CONNECTIONS / mix.length),
               seconds,
+              timeoutSeconds: TIMEOUT_SECONDS,
             }),
           ),
         );

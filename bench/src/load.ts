@@ -44,7 +44,11 @@ const toAutocannon = (request: Request) => ({
 export async function load(
   url: string,
   request: Request | Request[],
-  { connections = 32, seconds = 3 }: { connections?: number; seconds?: number } = {},
+  {
+    connections = 32,
+    seconds = 3,
+    timeoutSeconds = 10,
+  }: { connections?: number; seconds?: number; timeoutSeconds?: number } = {},
 ): Promise<LoadResult> {
   const times: number[] = [];
   const timesByStatus = new Map<number, number[]>();
@@ -57,6 +61,7 @@ export async function load(
         requests: requests.map(toAutocannon),
         connections,
         duration: seconds,
+        timeout: timeoutSeconds,
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
