@@ -5,7 +5,7 @@ import {
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
-import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { markDraining } from './health.js';
 import { exitAfterLogs, type Logger } from './log.js';
@@ -27,9 +27,17 @@ const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
 ]);
 const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
 
-/** The answer a connection is sending: Node keeps it on the socket, and its own clientError handler reads it there. */
-const answerUnderWay = (socket: Socket) =>
-  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+/** Per connection, its answers under way: a request read, its response not yet handed to the socket. */
+const answersUnderWay = new WeakMap<Socket, Set<ServerResponse>>();
+
+function trackAnswer(req: IncomingMessage, res: ServerResponse) {
+  const answers = answersUnderWay.get(req.socket) ?? new Set<ServerResponse>();
+  answersUnderWay.set(req.socket, answers);
+  answers.add(res);
+  res.once('close', () => answers.delete(res));
+}
+
+const answering = (socket: Socket) => (answersUnderWay.get(socket)?.size ?? 0) > 0;
 
 /** An error answered on the socket itself, before Koa: the JSON error body, then the socket is closed. */
 function rawJsonError(status: number, message: string): string {
@@ -55,9 +63,10 @@ function rawJsonError(status: number, message: string): string {
 export function createHttpServer(app: Koa): Server {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
+  server.prependListener('request', trackAnswer);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // Bytes written into an answer already under way would corrupt it: close instead, as Node does.
-    if (socket.writable && error.code !== 'ECONNRESET' && !answerUnderWay(socket)?.headersSent) {
+    // Bytes written beside an answer under way would corrupt it: close instead.
+    if (socket.writable && error.code !== 'ECONNRESET' && !answering(socket)) {
       const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
       socket.end(rawJsonError(status, message));
     } else socket.destroy();
@@ -70,24 +79,35 @@ export function createHttpServer(app: Koa): Server {
 }
 
 /**
- * How a server stops without resetting a request that a client has already sent. Call it before
- * `listen` (it keeps the server's connections); the function it answers stops accepting, answers
+ * How a server made by createHttpServer stops without resetting a request that a client has
+ * already sent. Call it before `listen` (it keeps the server's connections); the function it
+ * answers stops taking connections (one that arrives is closed at once, unanswered), answers
  * every request from then on, and those under way, with `Connection: close`, and closes a
- * connection only once it has had no request under way and read nothing for `idleMs`. It
- * resolves once every connection is closed.
+ * connection only once it has had no request under way and read nothing for `idleMs`. Once no
+ * connection is left it closes the server (a new connection is refused), and resolves.
  *
- * http.Server's own close() is not used: it closes every idle keep-alive connection at once
+ * http.Server's close() waits until then: it closes every idle keep-alive connection at once
  * (Node >= 19), while the client's next request may already be on its way, and the client then
  * sees a reset.
  */
 export function gracefulStop(server: Server): (idleMs?: number) => Promise<void> {
   const sockets = new Set<Socket>();
+  let stopping = false;
+  let onLastClosed = () => {};
   server.on('connection', (socket: Socket) => {
+    if (stopping) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (stopping && sockets.size === 0) onLastClosed();
+    });
   });
   return (idleMs = IDLE_GRACE_MS) =>
     new Promise<void>((resolve) => {
+      stopping = true;
       server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
         res.setHeader('Connection', 'close');
       });
@@ -98,22 +118,24 @@ export function gracefulStop(server: Server): (idleMs?: number) => Promise<void>
         for (const socket of sockets) {
           const seen = quiet.get(socket);
           // A request being read, an answer being made or still being sent: not idle.
-          const busy = answerUnderWay(socket) || socket.writableLength > 0;
+          const busy = answering(socket) || socket.writableLength > 0;
           if (busy || !seen || seen.bytesRead !== socket.bytesRead) {
             quiet.set(socket, { bytesRead: socket.bytesRead, since: now });
           } else if (now - seen.since >= idleMs) socket.destroy();
         }
       };
       for (const socket of sockets) {
-        const res = answerUnderWay(socket);
-        if (res && !res.headersSent) res.setHeader('Connection', 'close');
+        for (const res of answersUnderWay.get(socket) ?? []) {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+        }
       }
-      sweep();
       const sweeping = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
-      NetServer.prototype.close.call(server, () => {
+      onLastClosed = () => {
         clearInterval(sweeping);
-        resolve();
-      });
+        server.close(() => resolve());
+      };
+      if (sockets.size === 0) onLastClosed();
+      else sweep();
     });
 }
 

@@ -98,6 +98,19 @@ describe('gracefulStop', () => {
     await stopped;
   });
 
+  it('closes a connection that arrives during the stop without answering it', async () => {
+    const { stop, port } = await listening();
+    const open = await openConnection(port);
+    const stopped = stop(60_000);
+    const late = await openConnection(port).catch((error: NodeJS.ErrnoException) => error);
+    if (!(late instanceof Error)) {
+      expect(await late.request('/api/items')).to.equal('');
+      expect(await late.closed).to.be.oneOf(['closed', 'ECONNRESET']);
+    }
+    expect(await open.request('/api/items')).to.match(/\r\nconnection: close\r\n/i);
+    await stopped;
+  });
+
   it('closes a connection once it has been idle for the grace period, then resolves; new connections are refused', async () => {
     const { stop, port } = await listening();
     const used = await openConnection(port);
