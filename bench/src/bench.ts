@@ -2,11 +2,13 @@
 // and a bare node:http replay (measure-route.ts); what each layer costs, from a CPU profile
 // (layer-costs.ts); CD writes; growth with the data; start time and memory. Prints RESULTS.md;
 // --write writes it. See README.md.
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunSettings } from './compare.js';
+import { measureConditionalList } from './conditional-list.js';
 import { profileLayers } from './layer-costs.js';
 import { measureRoute } from './measure-route.js';
 import { repoRoot, type ServiceName, startService } from './process.js';
@@ -86,6 +88,9 @@ async function measureService(service: ServiceName, results: BenchResults): Prom
       });
       await part('cd-service 90/10 read/write mix', results, async () => {
         results.mix = await measureMix(running.url, settings);
+      });
+      await part('cd-service conditional list GET (304) against the 200', results, async () => {
+        results.conditionalList = await measureConditionalList(running.url, settings);
       });
     }
     row.rssLoadedMb = running.rssMb();

@@ -1,8 +1,10 @@
 // RESULTS.md: the run's tables, each target MET or MISSED, and the hand-written sections that
 // follow "## What each layer costs" kept from the file as it was.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { RunSettings, Summary } from './compare.js';
+import { CONDITIONAL_PAGE, type ConditionalListResult } from './conditional-list.js';
 import type { LayerCosts } from './layer-costs.js';
 import type { RouteRow } from './measure-route.js';
 import type { ServiceName } from './process.js';
@@ -38,6 +40,7 @@ export interface BenchResults {
   layers: LayerCosts[];
   posts?: Summary;
   mix?: MixResult;
+  conditionalList?: ConditionalListResult;
   processes: ProcessRow[];
   cdScale?: ScaleResult;
   gamesScale?: ScaleResult;
@@ -129,6 +132,20 @@ function writesSection(results: BenchResults): string[] {
     '| reads alone req/s | mix req/s | mix / reads alone | p99 ms reads alone | p99 ms mix | p99 ms of the reads in the mix | p99 ms of the writes in the mix | target |',
     '|---:|---:|---:|---:|---:|---:|---:|---|',
     `| ${fmt(mix.reads.rps)} | ${fmt(mix.mix.rps)} | ${fmt(mix.ratio, 2)} | ${fmt(mix.reads.p99Ms, 2)} | ${fmt(mix.mix.p99Ms, 2)} | ${fmt(mix.readP99Ms, 2)} | ${fmt(mix.writeP99Ms, 2)} | ${atLeast(mix.ratio, MIN_MIX_RATIO)} |`,
+    '',
+  ];
+}
+
+function conditionalListSection({ conditionalList: list }: BenchResults): string[] {
+  if (!list) return [];
+  return [
+    '## CD list revalidated (SQLite, 61 CDs on one page)',
+    '',
+    `\`GET ${CONDITIONAL_PAGE}\` with its own ETag in \`If-None-Match\` (304: the page's \`X-Total-Count\` and \`Link\`, its CDs neither read nor serialized), alternated with the same page answered in full (200):`,
+    '',
+    '| 200 req/s | 304 req/s | 304 / 200 | p50 / p99 ms 200 | p50 / p99 ms 304 |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${fmt(list.full.rps)} | ${fmt(list.notModified.rps)} | ${fmt(list.ratio, 2)} | ${latency(list.full)} | ${latency(list.notModified)} |`,
     '',
   ];
 }
@@ -254,6 +271,7 @@ export function report(results: BenchResults): string {
       settings: results.settings,
     }),
     ...writesSection(results),
+    ...conditionalListSection(results),
     ...processSection(results.processes, results.routes),
   ].join('\n');
 }

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import { createApp } from '../src/app.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { CdStore } from '../src/store/store.js';
 import { tempDir } from './helpers.js';
 import { type RunningServer, startServer, stopServer } from './process/child.js';
+import type { StoreFactory, StoreHandle } from './stores.js';
 
 export interface TestFolder {
   /** This test's own folder. */
@@ -71,4 +73,34 @@ export function serverEachTest(defaults: Record<string, string> = {}) {
       return server;
     },
   });
+}
+
+export type App = ReturnType<ReturnType<typeof createApp>['callback']>;
+
+/**
+ * For each test of the enclosing suite, a fresh store of `factory` and the app over it (its
+ * request handler, for supertest); after the test, the store is closed and its data removed.
+ */
+export function appEachTest(factory: StoreFactory) {
+  let current: { handle: StoreHandle; app: App } | undefined;
+  beforeEach(async () => {
+    const handle = await factory.open();
+    current = { handle, app: createApp({ store: handle.store }).callback() };
+  });
+  afterEach(async () => {
+    await current?.handle.dispose();
+    current = undefined;
+  });
+  const now = () => {
+    if (!current) throw new Error('the app exists only while a test runs');
+    return current;
+  };
+  return {
+    get app() {
+      return now().app;
+    },
+    get handle() {
+      return now().handle;
+    },
+  };
 }

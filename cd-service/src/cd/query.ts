@@ -6,6 +6,7 @@ import {
   type FilterKey,
   filterKey,
   ID_PATTERN,
+  MIN_YEAR,
   SORT_FIELDS,
   type SortField,
   TEXT_PATTERN,
@@ -46,8 +47,9 @@ export const LIST_PARAMETERS: Parameter[] = [
       { type: 'string', minLength: 1, pattern: TEXT_PATTERN },
     ),
   ),
-  query('before', `Only the CDs released before this year (at most ${MAX_BEFORE_YEAR})`, {
+  query('before', `Only the CDs released before this year (${MIN_YEAR} to ${MAX_BEFORE_YEAR})`, {
     type: 'integer',
+    minimum: MIN_YEAR,
     maximum: MAX_BEFORE_YEAR,
   }),
   query('fields', '`title`: each item is only `{"title"}`', { type: 'string', enum: ['title'] }),
@@ -232,6 +234,31 @@ export async function readPage<R extends Record<string, unknown>>(
   if (more) rows.length = query.limit;
   const last = rows[rows.length - 1];
   return { rows, next: more && last ? sortKeyOf(last, query.orderBy) : undefined };
+}
+
+/**
+ * Where the next page starts, as readPage tells it, without reading the page: only the page's last
+ * CD and the one after it are read (skipped to). A keyset part that ends before them is read for
+ * its length, to carry the skip on into the next part. Rows come in the projection of
+ * `fields=title`, which holds the sort key.
+ */
+export async function readPageEnd<R extends Record<string, unknown>>(
+  query: ListQuery,
+  read: (where: Condition[], limit: number, offset: number) => R[] | Promise<R[]>,
+): Promise<SortKey | undefined> {
+  let skip = (query.after ? 0 : query.offset) + query.limit - 1;
+  const found: R[] = [];
+  for (const where of keysetParts(query)) {
+    const rows = await read(where, 2 - found.length, found.length === 0 ? skip : 0);
+    if (found.length === 0 && rows.length === 0) {
+      skip -= (await read(where, skip, 0)).length;
+      continue;
+    }
+    found.push(...rows);
+    if (found.length === 2) break;
+  }
+  const [last] = found;
+  return found.length === 2 && last ? sortKeyOf(last, query.orderBy) : undefined;
 }
 
 /**

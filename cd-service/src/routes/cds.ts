@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   CACHE_CONTROL,
   type Context,
@@ -29,7 +29,7 @@ import {
   validCreate,
   validUpdate,
 } from '../cd/validate.js';
-import type { CdStore, ExpectedVersions, VersionedCd } from '../store/store.js';
+import type { CdStore, ExpectedVersions, PageSummary, VersionedCd } from '../store/store.js';
 import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
@@ -54,9 +54,10 @@ function sendWritten(ctx: Context, status: number, body?: unknown): void {
   if (body !== undefined) ctx.body = body;
 }
 
-const etagHeader = {
+const listEtagHeader = {
   ETag: {
-    description: 'A weak validator of this body: send it back in `If-None-Match`',
+    description:
+      'A weak validator of this page: its body, `X-Total-Count` and `Link`, which it changes with. Send it back in `If-None-Match`',
     schema: { type: 'string' },
   },
 };
@@ -76,6 +77,21 @@ const ifMatchParameter: Parameter = {
     "Change only the CD's version named: one ETag, a list, or `*`; weak tags never match. None current: 412, nothing changed. Without it, any version. An unknown id is a 404 whatever it says",
   schema: { type: 'string' },
 };
+
+const listPagingHeaders = pagingHeaders('CDs', {
+  cursor: true,
+  countLimit: COUNT_LIMIT,
+  countLimitApplies: 'with `before` or two filters',
+});
+
+/**
+ * A list's weak ETag: the collection's version and the page asked for (its parameters as read,
+ * which shape its body, X-Total-Count and Link), hashed.
+ */
+function listTag(version: string, pageParams: Record<string, unknown>): string {
+  const page = createHash('sha1').update(JSON.stringify(pageParams)).digest('base64url');
+  return `W/"${version}.${page.slice(0, 16)}"`;
+}
 
 /** The opaque value of a CD's strong ETag: its version. */
 const cdTag = (version: number) => String(version);
@@ -130,34 +146,44 @@ export function cdOperations({
         200: {
           description: 'One page of the matching CDs',
           schema: { type: 'array', items: { oneOf: [cdRecordSchema, titleOnlySchema] } },
-          headers: {
-            ...pagingHeaders('CDs', {
-              cursor: true,
-              countLimit: COUNT_LIMIT,
-              countLimitApplies: 'with `before` or two filters',
-            }),
-            ...etagHeader,
-          },
+          headers: { ...listPagingHeaders, ...listEtagHeader },
+        },
+        304: {
+          description:
+            'Not modified (a matching `If-None-Match`): no body, the same `X-Total-Count` and `Link` as the 200',
+          headers: { ...listPagingHeaders, ...listEtagHeader },
         },
       },
       errors: [400, 503],
       handler: async (ctx) => {
         const params = readListParams(ctx.query);
         const query = buildListQuery(params);
+        const pageParams = {
+          ...params,
+          ...(params.cursor === undefined && { offset: query.offset }),
+          limit: query.limit,
+        };
+        const setHeaders = (summary: PageSummary) =>
+          setPageHeaders(ctx, {
+            params: pageParams,
+            total: summary.total,
+            totalAtLeast: summary.totalAtLeast,
+            maxLimit: MAX_LIMIT,
+            nextCursor: summary.next && encodeCursor(params.sort, summary.next),
+          });
+        // The version is read first: what is read after it is at least as new as the tag says.
+        ctx.set('ETag', listTag(await store.listVersion(), pageParams));
+        ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
+        ctx.status = 200;
+        if (ctx.fresh) {
+          // The client's copy is current: its headers again, without the page's CDs.
+          setHeaders(await store.summarize(query));
+          ctx.status = 304;
+          return;
+        }
         const page = await store.list(query);
-        setPageHeaders(ctx, {
-          params: {
-            ...params,
-            ...(params.cursor === undefined && { offset: query.offset }),
-            limit: query.limit,
-          },
-          shown: page.items.length,
-          total: page.total,
-          totalAtLeast: page.totalAtLeast,
-          maxLimit: MAX_LIMIT,
-          nextCursor: page.next && encodeCursor(params.sort, page.next),
-        });
-        sendRead(ctx, page.items);
+        setHeaders(page);
+        ctx.body = page.items;
       },
     },
     {

@@ -1,7 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose, { type Connection, type ConnectOptions, Schema } from 'mongoose';
 import type { Logger } from 'service-kit';
-import { COUNT_LIMIT, cappedTotal, isTotalExact, readPage } from '../cd/query.js';
+import {
+  COUNT_LIMIT,
+  type Condition,
+  cappedTotal,
+  isTotalExact,
+  type ListQuery,
+  readPage,
+  readPageEnd,
+} from '../cd/query.js';
 import { type CdRecord, toCd, toTitleOnly } from '../cd/schema.js';
 import { guarded, isUnavailable, mongoHosts } from './mongo-errors.js';
 import { cdMongooseSchema, toMongo, VERSION_PATH } from './mongo-schema.js';
@@ -142,8 +151,23 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
   const Cds = connection.model('Cd', cdMongooseSchema());
   const Meta = connection.model(
     'Meta',
-    new Schema({ _id: String, at: Date }, { collection: 'meta', versionKey: false }),
+    new Schema(
+      { _id: String, at: Date, epoch: String, version: Number },
+      { collection: 'meta', versionKey: false },
+    ),
   );
+  /**
+   * The collection's version (listVersion), in the document `list` of `meta`: with no
+   * transactions on a standalone server, it is raised after each write, before the write is
+   * answered, and once at every start (for a write whose process died before raising it).
+   */
+  const raiseListVersion = () =>
+    Meta.updateOne(
+      { _id: 'list' },
+      { $setOnInsert: { epoch: randomUUID() }, $inc: { version: 1 } },
+      { upsert: true },
+    );
+  await guarded(raiseListVersion);
   await guarded(() => Cds.createIndexes());
   // CDs written before versions were kept are at version 1 (idempotent: two starts may both run it).
   await guarded(() =>
@@ -164,12 +188,35 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
     }
   };
 
+  /** Reads one part of a list's page (readPage). */
+  const readPart = (query: ListQuery) => (where: Condition[], limit: number, offset: number) => {
+    const part = toMongo(query, { where, limit, offset });
+    return Cds.find(part.filter, part.projection)
+      .collation(part.collation)
+      .sort(part.sort)
+      .skip(part.skip)
+      .limit(part.limit)
+      .maxTimeMS(timeout)
+      .lean<Doc[]>();
+  };
+  /** A list's total: exact with no filter or one equality; else counting stops past COUNT_LIMIT. */
+  const countOf = async (query: ListQuery) => {
+    const { filter, collation } = toMongo(query);
+    const counted = await Cds.countDocuments(filter, {
+      ...(!isTotalExact(query) && { limit: COUNT_LIMIT + 1 }),
+    })
+      .collation(collation)
+      .maxTimeMS(timeout);
+    return cappedTotal(query, counted);
+  };
+
   return {
     kind: 'mongodb',
 
     insert: (record) =>
       request('insert', async () => {
         await Cds.create(toDocument(record));
+        await raiseListVersion();
         return { cd: toCd(record), version: 1 };
       }),
 
@@ -187,7 +234,10 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
           { $set: changes, $inc: { [VERSION_PATH]: 1 } },
           { returnDocument: 'after', runValidators: true, maxTimeMS: timeout },
         ).lean<Doc>();
-        if (doc) return toVersioned(doc);
+        if (doc) {
+          await raiseListVersion();
+          return toVersioned(doc);
+        }
         await refuseWhenStale(id, expected);
         return undefined;
       }),
@@ -195,38 +245,36 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
     delete: (id, expected) =>
       request('delete', async () => {
         const result = await Cds.deleteOne(writeFilter(id, expected));
-        if (result.deletedCount > 0) return true;
+        if (result.deletedCount > 0) {
+          await raiseListVersion();
+          return true;
+        }
         await refuseWhenStale(id, expected);
         return false;
       }),
 
     list: (query) =>
       request('list', async () => {
-        const { filter, collation } = toMongo(query);
-        // With no filter or one equality the count is exact; else it stops past COUNT_LIMIT.
-        const counting = Cds.countDocuments(filter, {
-          ...(!isTotalExact(query) && { limit: COUNT_LIMIT + 1 }),
-        })
-          .collation(collation)
-          .maxTimeMS(timeout);
-        const [{ rows, next }, counted] = await Promise.all([
-          readPage(query, (where, limit, offset) => {
-            const part = toMongo(query, { where, limit, offset });
-            return Cds.find(part.filter, part.projection)
-              .collation(part.collation)
-              .sort(part.sort)
-              .skip(part.skip)
-              .limit(part.limit)
-              .maxTimeMS(timeout)
-              .lean<Doc[]>();
-          }),
-          counting,
+        const [{ rows, next }, total] = await Promise.all([
+          readPage(query, readPart(query)),
+          countOf(query),
         ]);
-        return {
-          items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
-          ...cappedTotal(query, counted),
-          next,
-        };
+        return { items: rows.map(query.fields === 'title' ? toTitleOnly : toCd), ...total, next };
+      }),
+
+    summarize: (query) =>
+      request('list', async () => {
+        const [next, total] = await Promise.all([
+          readPageEnd(query, readPart({ ...query, fields: 'title' })),
+          countOf(query),
+        ]);
+        return { ...total, next };
+      }),
+
+    listVersion: () =>
+      request('list', async () => {
+        const list = await Meta.findById('list').maxTimeMS(timeout).lean<Doc>();
+        return `${list?.epoch}.${list?.version}`;
       }),
 
     count: () => request('count', () => Cds.countDocuments({}).maxTimeMS(timeout)),
@@ -252,6 +300,7 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
           if (batch.length === SEED_BATCH_SIZE) await insert();
         }
         if (batch.length > 0) await insert();
+        await raiseListVersion();
         return inserted;
       }),
 

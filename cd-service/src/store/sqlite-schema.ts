@@ -173,6 +173,24 @@ export const VERSION_COLUMN = 'version';
 const ADD_VERSIONS = `ALTER TABLE ${TABLE} ADD COLUMN ${VERSION_COLUMN} INTEGER NOT NULL DEFAULT 1 CHECK (${VERSION_COLUMN} >= 1)`;
 
 /**
+ * The version of the whole collection (a list's ETag comes from it): a counter in `meta`, one
+ * more after every insert, update and delete of a CD, by triggers, so in the write's own
+ * transaction; and an epoch, random, made with it, so that a database made afresh never gives
+ * an earlier one's versions again.
+ */
+export const LIST_VERSION_SQL = `SELECT (SELECT value FROM meta WHERE key = 'list_epoch') || '.' || (SELECT value FROM meta WHERE key = 'list_version')`;
+
+/** The step that adds the collection's version (LIST_VERSION_SQL). */
+const ADD_LIST_VERSION = [
+  `INSERT INTO meta (key, value) VALUES ('list_epoch', lower(hex(randomblob(8)))), ('list_version', '1')`,
+  ...['INSERT', 'UPDATE', 'DELETE'].map((event) =>
+    trigger(`list_version_${event.toLowerCase()}`, `${event} ON ${TABLE}`, [
+      `UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'list_version'`,
+    ]),
+  ),
+].join(';\n');
+
+/**
  * The columns of the table `cds` at a schema version, in order: the record properties, then,
  * from the version ADD_VERSIONS makes on, the version.
  */
@@ -203,6 +221,8 @@ export const MIGRATIONS: readonly string[] = [
   ].join(';\n'),
   // 2 -> 3: each CD's version.
   ADD_VERSIONS,
+  // 3 -> 4: the collection's version.
+  ADD_LIST_VERSION,
 ];
 
 /** The version of the schema this code writes and reads. */

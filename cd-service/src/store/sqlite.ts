@@ -2,7 +2,7 @@ import { accessSync, type BigIntStats, constants, existsSync, statSync } from 'n
 import { dirname, resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
 import { ServiceUnavailable } from 'service-kit';
-import { cappedTotal, readPage } from '../cd/query.js';
+import { type Condition, cappedTotal, type ListQuery, readPage, readPageEnd } from '../cd/query.js';
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
 import { lockFile } from './file-lock.js';
 import {
@@ -14,6 +14,7 @@ import {
   DROP_LIST_INDEXES_SQL,
   KEPT_COUNT_SQL,
   LIST_INDEXES_SQL,
+  LIST_VERSION_SQL,
   META_COLUMNS,
   MIGRATIONS,
   RECORD_PROPERTIES,
@@ -384,6 +385,21 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     }
     return prepared;
   };
+  /** Reads one part of a list's page (readPage). */
+  const readPart =
+    (query: ListQuery) =>
+    (where: Condition[], limit: number, offset: number): Row[] => {
+      const { sql, params } = toSqlite(query, { where, limit, offset });
+      return reading(() => statement(sql).all(params) as Row[]);
+    };
+  const countOf = (query: ListQuery) => {
+    const { countSql, countParams } = toSqlite(query);
+    return cappedTotal(
+      query,
+      reading(() => statement(countSql).pluck().get(countParams) as number),
+    );
+  };
+  const listVersion = db.prepare(LIST_VERSION_SQL).pluck();
   const insertRecord = (record: CdRecord) =>
     insert.run(RECORD_PROPERTIES.map((name) => record[name]));
 
@@ -425,17 +441,21 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     },
 
     async list(query) {
-      const { rows, next } = await readPage(query, (where, limit, offset) => {
-        const { sql, params } = toSqlite(query, { where, limit, offset });
-        return reading(() => statement(sql).all(params) as Row[]);
-      });
-      const { countSql, countParams } = toSqlite(query);
-      const counted = reading(() => statement(countSql).pluck().get(countParams) as number);
+      const { rows, next } = await readPage(query, readPart(query));
       return {
         items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
-        ...cappedTotal(query, counted),
+        ...countOf(query),
         next,
       };
+    },
+
+    async summarize(query) {
+      const next = await readPageEnd(query, readPart({ ...query, fields: 'title' }));
+      return { ...countOf(query), next };
+    },
+
+    async listVersion() {
+      return reading(() => listVersion.get() as string);
     },
 
     async count() {

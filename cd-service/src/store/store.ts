@@ -5,14 +5,18 @@ import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
 export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
-/** One page of a list, and how many records match in all. */
-export interface Page {
-  items: Cd[] | { title: string }[];
+/** What a list's headers tell of one page: how many records match in all, where the next starts. */
+export interface PageSummary {
   /** How many match; when totalAtLeast, at least this many (COUNT_LIMIT): counting stopped. */
   total: number;
   totalAtLeast: boolean;
   /** The sort key of the page's last CD when more CDs follow: where the next page starts. */
   next: SortKey | undefined;
+}
+
+/** One page of a list, and what its headers tell. */
+export interface Page extends PageSummary {
+  items: Cd[] | { title: string }[];
 }
 
 /**
@@ -64,6 +68,15 @@ export interface CdStore {
    */
   delete(id: string, expected?: ExpectedVersions): Promise<boolean>;
   list(query: ListQuery): Promise<Page>;
+  /** The page's summary as `list` gives it, without reading the page's CDs. */
+  summarize(query: ListQuery): Promise<PageSummary>;
+  /**
+   * The version of the whole collection: it changes with every write that changes a CD (SQLite:
+   * in the write's own transaction; MongoDB: after the write, before its answer), and names this
+   * store (a database made afresh never repeats an earlier one's). Read it before a list: a list
+   * read after it is at least as new.
+   */
+  listVersion(): Promise<string>;
   count(): Promise<number>;
   /**
    * Loads the sample collection on the store's first start: only when it has never been

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import {
   buildListQuery,
   COUNT_LIMIT,
+  type Condition,
   cappedTotal,
   DEFAULT_LIMIT,
   decodeCursor,
@@ -11,6 +12,8 @@ import {
   keysetParts,
   orderFor,
   readListParams,
+  readPage,
+  readPageEnd,
 } from '../../src/cd/query.js';
 import { checked } from '../../src/cd/validate.js';
 
@@ -47,10 +50,9 @@ describe('readListParams', () => {
       },
     });
     expect(checkListParams({})).to.deep.equal({ ok: true, value: {} });
-    expect(checkListParams({ before: '-5' }).ok).to.equal(true);
   });
 
-  it('reads a number in any JSON spelling, up to the maximum its schema states', () => {
+  it('reads a number in any JSON spelling, within the range its schema states', () => {
     for (const before of ['2e3', '2000.0', '2000']) {
       expect(checkListParams({ before, limit: '1E1' }), before).to.deep.equal({
         ok: true,
@@ -58,9 +60,17 @@ describe('readListParams', () => {
       });
     }
     expect(checkListParams({ before: '9999' }).ok).to.equal(true);
-    for (const before of ['10000', '9007199254740992', '1e400']) {
+    expect(checkListParams({ before: '1800' }).ok).to.equal(true);
+    for (const before of [
+      '10000',
+      '9007199254740992',
+      '1e400',
+      '1799',
+      '-5',
+      '-9007199254740992',
+    ]) {
       expect(details({ before }), before).to.deep.equal([
-        { field: 'before', message: 'must be an integer of at most 9999' },
+        { field: 'before', message: 'must be an integer from 1800 to 9999' },
       ]);
     }
   });
@@ -259,6 +269,45 @@ describe('cursors and keyset pages', () => {
       [genre, { field: 'releaseYear', op: 'lt', value: 1999 }],
     ]);
     expect(keysetParts(buildListQuery({ genre: 'Rock' }))).to.deep.equal([[genre]]);
+  });
+
+  it('finds where the next page starts from its last CD and the one after, not its rows', async () => {
+    // 30 CDs of 3 titles, ids in order: the rows a store would hold, in the list's order.
+    const cds = Array.from({ length: 30 }, (_, i) => ({
+      title: `t${i % 3}`,
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    })).sort((a, b) => (a.title + a.id < b.title + b.id ? -1 : 1));
+    const holds = (cd: Record<string, string>, { field, op, value }: Condition) => {
+      const v = cd[field] as string;
+      return op === 'eq'
+        ? v === value
+        : op === 'lt'
+          ? v < (value as string)
+          : v > (value as string);
+    };
+    const asked: number[] = [];
+    const read = (where: Condition[], limit: number, offset: number) => {
+      asked.push(limit);
+      return cds.filter((cd) => where.every((c) => holds(cd, c))).slice(offset, offset + limit);
+    };
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const query = buildListQuery({ limit: 4, cursor });
+      const page = await readPage(query, read);
+      asked.length = 0;
+      const next = await readPageEnd(query, read);
+      expect(next, `page ${pages}`).to.deep.equal(page.next);
+      // Two rows at the page's end; a part that ends before them is read for its length only.
+      expect(asked.filter((limit) => limit <= 2).length, `page ${pages}`).to.be.at.least(1);
+      expect(
+        asked.filter((limit) => limit > 2),
+        `page ${pages}`,
+      ).to.have.length.at.most(1);
+      cursor = next && encodeCursor(undefined, next);
+      pages += 1;
+    } while (cursor);
+    expect(pages).to.equal(8);
   });
 
   it('caps a counted total at the count limit, and says so', () => {

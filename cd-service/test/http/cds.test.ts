@@ -423,15 +423,17 @@ describeEachStore('HTTP API /cds', (factory) => {
       );
     });
 
-    it('reads numbers in any JSON spelling, and names the largest `before` it takes', async () => {
+    it('reads numbers in any JSON spelling, and names the range of `before` past either end', async () => {
       const plain = await request(app).get('/cds?before=2000&limit=5').expect(200);
       const spelled = await request(app).get('/cds?before=2e3&limit=5.0').expect(200);
       expect(spelled.body).to.deep.equal(plain.body);
-      const res = await request(app).get('/cds?before=9007199254740992');
-      expectErrorBody(res, 400);
-      expect(res.body.details).to.deep.equal([
-        { field: 'before', message: 'must be an integer of at most 9999' },
-      ]);
+      for (const before of ['9007199254740992', '-9007199254740992', '1799', '10000']) {
+        const res = await request(app).get(`/cds?before=${before}`);
+        expectErrorBody(res, 400);
+        expect(res.body.details, before).to.deep.equal([
+          { field: 'before', message: 'must be an integer from 1800 to 9999' },
+        ]);
+      }
     });
 
     it('refuses an offset past 10,000 with 400, naming the cursor to use instead', async () => {

@@ -2,32 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import type { Cd } from '../../src/cd/schema.js';
+import { appEachTest } from '../fixtures.js';
 import { expectErrorBody, makeCdInput, request } from '../helpers.js';
-import { describeEachStore, type StoreHandle } from '../stores.js';
+import { describeEachStore } from '../stores.js';
 
 const STRONG_TAG = /^"[1-9][0-9]*"$/;
 
 describeEachStore('conditional writes', (factory) => {
-  let handle: StoreHandle;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
-
-  beforeEach(async () => {
-    handle = await factory.open();
-    app = createApp({ store: handle.store }).callback();
-  });
-  afterEach(() => handle.dispose());
+  const fixture = appEachTest(factory);
 
   const create = async (overrides = {}) => {
-    const res = await request(app).post('/cds').send(makeCdInput(overrides)).expect(201);
+    const res = await request(fixture.app).post('/cds').send(makeCdInput(overrides)).expect(201);
     return { cd: res.body as Cd, etag: res.headers.etag as string };
   };
-  const read = (id: string) => request(app).get(`/cds/${id}`).expect(200);
+  const read = (id: string) => request(fixture.app).get(`/cds/${id}`).expect(200);
   const put = (id: string, body: object, ifMatch?: string) => {
-    const req = request(app).put(`/cds/${id}`).send(body);
+    const req = request(fixture.app).put(`/cds/${id}`).send(body);
     return ifMatch === undefined ? req : req.set('If-Match', ifMatch);
   };
   const del = (id: string, ifMatch?: string) => {
-    const req = request(app).delete(`/cds/${id}`);
+    const req = request(fixture.app).delete(`/cds/${id}`);
     return ifMatch === undefined ? req : req.set('If-Match', ifMatch);
   };
 
@@ -40,17 +34,20 @@ describeEachStore('conditional writes', (factory) => {
     const again = await read(cd.id);
     expect(again.headers.etag).to.equal(changed.headers.etag);
     expect(again.body).to.deep.equal(changed.body);
-    // Another app on the same store (a replica) gives the same tag.
-    const replica = createApp({ store: handle.store }).callback();
+    // Another fixture.app on the same store (a replica) gives the same tag.
+    const replica = createApp({ store: fixture.handle.store }).callback();
     const there = await request(replica).get(`/cds/${cd.id}`).expect(200);
     expect(there.headers.etag).to.equal(changed.headers.etag);
   });
 
   it('answers a matching If-None-Match with 304, until the CD changes', async () => {
     const { cd, etag } = await create();
-    await request(app).get(`/cds/${cd.id}`).set('If-None-Match', etag).expect(304);
+    await request(fixture.app).get(`/cds/${cd.id}`).set('If-None-Match', etag).expect(304);
     await put(cd.id, { genre: 'Other' }).expect(200);
-    const changed = await request(app).get(`/cds/${cd.id}`).set('If-None-Match', etag).expect(200);
+    const changed = await request(fixture.app)
+      .get(`/cds/${cd.id}`)
+      .set('If-None-Match', etag)
+      .expect(200);
     expect(changed.body.genre).to.equal('Other');
   });
 
@@ -58,7 +55,7 @@ describeEachStore('conditional writes', (factory) => {
     const long = '音'.repeat(200);
     const { cd, etag } = await create({ title: long, artist: long, genre: long });
     for (const encoding of ['br', 'gzip', 'identity']) {
-      const res = await request(app)
+      const res = await request(fixture.app)
         .get(`/cds/${cd.id}`)
         .set('Accept-Encoding', encoding)
         .expect(200);
@@ -79,7 +76,7 @@ describeEachStore('conditional writes', (factory) => {
       new Set([etag, first.headers.etag, second.headers.etag, third.headers.etag]).size,
     ).to.equal(4);
     await del(cd.id, third.headers.etag).expect(204);
-    await request(app).get(`/cds/${cd.id}`).expect(404);
+    await request(fixture.app).get(`/cds/${cd.id}`).expect(404);
   });
 
   it('answers 412 and changes nothing when If-Match names no current version', async () => {
@@ -123,7 +120,7 @@ describeEachStore('conditional writes', (factory) => {
   });
 
   it('documents ETag, If-Match and 412 in the OpenAPI document', async () => {
-    const { body: document } = await request(app).get('/openapi.json').expect(200);
+    const { body: document } = await request(fixture.app).get('/openapi.json').expect(200);
     const operations = document.paths['/cds/{id}'];
     expect(operations.get.responses['200'].headers).to.have.property('ETag');
     expect(document.paths['/cds'].post.responses['201'].headers).to.have.property('ETag');

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { expectDocumentedApi } from 'service-kit/testing';
-import { cdApi, createApp } from '../../src/app.js';
+import { cdApi } from '../../src/app.js';
 import { LIST_PARAMETERS } from '../../src/cd/query.js';
 import { type Cd, maxYear } from '../../src/cd/schema.js';
 import { cdRecordSchema, cdSchemas } from '../../src/cd/validate.js';
+import { appEachTest } from '../fixtures.js';
 import { makeCdInput, request } from '../helpers.js';
-import { describeEachStore, type StoreHandle } from '../stores.js';
+import { describeEachStore } from '../stores.js';
 
 type Op = {
   parameters?: { name: string; schema: unknown }[];
@@ -61,18 +62,13 @@ describe('the OpenAPI document', () => {
 });
 
 describeEachStore('GET /openapi.json and /docs', (factory) => {
-  let handle: StoreHandle;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
-
-  beforeEach(async () => {
-    handle = await factory.open();
-    app = createApp({ store: handle.store }).callback();
-  });
-  afterEach(() => handle.dispose());
+  const fixture = appEachTest(factory);
 
   it('documents every JSON route the service has, each GET answering as documented', async () => {
-    const cd: Cd = (await request(app).post('/cds').send(makeCdInput()).expect(201)).body;
-    const document = await expectDocumentedApi(app, (template) => template.replace('{id}', cd.id));
+    const cd: Cd = (await request(fixture.app).post('/cds').send(makeCdInput()).expect(201)).body;
+    const document = await expectDocumentedApi(fixture.app, (template) =>
+      template.replace('{id}', cd.id),
+    );
     const routes = Object.entries(document.paths as unknown as Paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
@@ -100,14 +96,14 @@ describeEachStore('GET /openapi.json and /docs', (factory) => {
     const post = (document.paths as unknown as Paths)['/cds']?.post as Op;
     for (const status of ['400', '401', '413', '415', '500'])
       expect(post.responses, status).to.have.property(status);
-    const bad = await request(app)
+    const bad = await request(fixture.app)
       .head(`/cds/${cd.id.replace(/.$/, 'x')}`)
       .expect(400);
     expect(bad.headers['content-type']).to.match(/json/);
   });
 
   it('/docs shows the document, and its policy lets it load its stylesheet and nothing else', async () => {
-    const res = await request(app).get('/docs').expect(200).expect('Content-Type', /html/);
+    const res = await request(fixture.app).get('/docs').expect(200).expect('Content-Type', /html/);
     expect(res.text).to.include('CD Collection API reference');
     // The token is named on the three writes, not on the reads.
     expect(res.text.split('Needs <code>Authorization: Bearer')).to.have.length(4);

@@ -369,6 +369,39 @@ export function describeStoreContract(factory: StoreFactory): void {
         }
       });
 
+      it('summarizes every page as its list does, by offset and by cursor, without its CDs', async () => {
+        for (let i = 0; i < 13; i++) {
+          await add({
+            title: `t${i % 4}`,
+            genre: i < 10 ? 'Paged' : 'Other',
+            releaseYear: 1990 + (i % 3),
+          });
+        }
+        for (const sort of ['title', '-releaseYear', 'releaseYear']) {
+          for (const filters of [{}, { genre: 'paged' }, { genre: 'paged', before: 1992 }]) {
+            for (const limit of [1, 2, 3, 20]) {
+              for (const offset of [0, 1, 5, 12, 14]) {
+                const query = buildListQuery({ ...filters, sort, limit, offset });
+                const { items, ...summary } = await store.list(query);
+                expect(await store.summarize(query), `${sort} ${limit} @${offset}`).to.deep.equal(
+                  summary,
+                );
+              }
+              let cursor: string | undefined;
+              do {
+                const query = buildListQuery({ ...filters, sort, limit, cursor });
+                const { items, ...summary } = await store.list(query);
+                expect(
+                  await store.summarize(query),
+                  `${sort} ${limit} after ${cursor}`,
+                ).to.deep.equal(summary);
+                cursor = summary.next && encodeCursor(sort, summary.next);
+              } while (cursor);
+            }
+          }
+        }
+      });
+
       it('has no next page after the last CD, and a next one while more follow', async () => {
         const cds = [await add({ releaseYear: 2001 }), await add({ releaseYear: 2002 })];
         const first = await list({ sort: 'releaseYear', limit: 1 });

@@ -92,7 +92,7 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
         ...(response.schema && { content: { 'application/json': { schema: response.schema } } }),
       };
     }
-    if (op.method === 'get')
+    if (op.method === 'get' && !('304' in responses))
       responses['304'] = { description: 'Not modified (matching `If-None-Match`)' };
     for (const status of [...op.errors, 500]) {
       responses[String(status)] = {

@@ -37,22 +37,22 @@ export const pagingHeaders = (
   },
 });
 
-export interface PageOf {
+interface PageBase {
   /** The query parameters of this page, as read: `offset` and `limit` among them. */
   params: Record<string, unknown>;
-  /** How many items this page shows, and how many match in all. */
-  shown: number;
+  /** How many items match in all. */
   total: number;
   /** The largest limit a client may ask for: the size of a `prev` page without a limit. */
   maxLimit: number;
   /** Counting stopped: at least `total` items match (`X-Total-Count-Relation: gte`). */
   totalAtLeast?: boolean;
-  /**
-   * Keyset paging: the `cursor` parameter of the next page, undefined on the last page. Given
-   * (as a key, even undefined), `next` carries it in place of an offset.
-   */
-  nextCursor?: string | undefined;
 }
+
+/**
+ * One page: of a list paged by offset (`shown`: how many items it shows), or by keyset
+ * (`nextCursor`: the `cursor` parameter of the next page, undefined on the last page).
+ */
+export type PageOf = PageBase & ({ shown: number } | { nextCursor: string | undefined });
 
 const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
 
@@ -65,7 +65,7 @@ const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
  * no `prev`.
  */
 export function setPageHeaders(ctx: Context, page: PageOf): void {
-  const { params, shown, total, maxLimit, totalAtLeast } = page;
+  const { params, total, maxLimit, totalAtLeast } = page;
   ctx.set('X-Total-Count', String(total));
   if (totalAtLeast !== undefined) ctx.set('X-Total-Count-Relation', totalAtLeast ? 'gte' : 'eq');
   const offset = (params.offset as number | undefined) ?? 0;
@@ -83,8 +83,8 @@ export function setPageHeaders(ctx: Context, page: PageOf): void {
   if ('nextCursor' in page) {
     if (limit !== undefined && page.nextCursor !== undefined)
       links.push(link('next', ['cursor', page.nextCursor], limit));
-  } else if (limit !== undefined && offset + shown < total) {
-    links.push(link('next', ['offset', String(offset + shown)], limit));
+  } else if (limit !== undefined && offset + page.shown < total) {
+    links.push(link('next', ['offset', String(offset + page.shown)], limit));
   }
   if (offset > 0) {
     const size = limit ?? Math.min(offset, maxLimit);

@@ -6,7 +6,8 @@ import { Router } from './paths.js';
 /**
  * Every route in one router, so that 405 names every method of a path: the pages, /docs, then
  * the operations. A method no route has (PROPFIND, SEARCH, ...) gets 405 with Allow on a path
- * that exists, 404 on one that does not (@koa/router answers 501 to both).
+ * that exists, 404 on one that does not (@koa/router answers 501 to both). OPTIONS gets 204
+ * with Allow.
  */
 export function routing(
   pages: readonly Router[],
@@ -26,5 +27,7 @@ export function routing(
     if (ctx.body != null || ctx.status !== 404) return;
     await allowedMethods(ctx, nothingBelow);
     if (ctx.response.status === 501) ctx.status = ctx.response.get('Allow') ? 405 : 404;
+    // The router answers OPTIONS with an empty text/plain 200: Allow is the whole answer.
+    else if (ctx.method === 'OPTIONS' && ctx.response.status === 200) ctx.status = 204;
   };
 }

@@ -22,4 +22,14 @@ describe('routing', () => {
     const res = await request(server).propfind!('/api/nothing-here');
     expectErrorBody(res as never, 404);
   });
+
+  it('answers a plain OPTIONS with 204 and Allow, no body', async () => {
+    for (const path of ['/api/items', '/']) {
+      const res = await request(server).options(path);
+      expect(res.status, path).to.equal(204);
+      expect(res.headers.allow, path).to.include('GET');
+      expect(res.headers['content-type'], path).to.equal(undefined);
+      expect(res.text, path).to.equal('');
+    }
+  });
 });

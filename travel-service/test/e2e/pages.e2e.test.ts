@@ -224,9 +224,13 @@ describe('pages in Chromium', function () {
   ];
   session.itFitsEveryWidth(() => page, pages);
 
-  it('every itinerary page fits 390 and 1280 px and has no accessibility violations', async () => {
-    for (const { slug } of itineraries.all) {
-      await session.checkPageAtWidths(page, `/itineraries/${slug}`);
+  it('every itinerary page fits 390 and 1280 px; the one with most activities has no accessibility violations', async () => {
+    const size = (entry: (typeof itineraries.all)[number]) => entry.itinerary.activities.length;
+    const longest = itineraries.all.reduce((a, b) => (size(b) > size(a) ? b : a));
+    for (const entry of itineraries.all) {
+      await session.checkPageAtWidths(page, `/itineraries/${entry.slug}`, {
+        accessibility: entry === longest,
+      });
     }
   });
 });
