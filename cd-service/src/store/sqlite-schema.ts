@@ -180,12 +180,15 @@ const ADD_VERSIONS = `ALTER TABLE ${TABLE} ADD COLUMN ${VERSION_COLUMN} INTEGER 
  */
 export const LIST_VERSION_SQL = `SELECT (SELECT value FROM meta WHERE key = 'list_epoch') || '.' || (SELECT value FROM meta WHERE key = 'list_version')`;
 
+/** Raises the collection's version by one. */
+export const RAISE_LIST_VERSION_SQL = `UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'list_version'`;
+
 /** The step that adds the collection's version (LIST_VERSION_SQL). */
 const ADD_LIST_VERSION = [
   `INSERT INTO meta (key, value) VALUES ('list_epoch', lower(hex(randomblob(8)))), ('list_version', '1')`,
   ...['INSERT', 'UPDATE', 'DELETE'].map((event) =>
     trigger(`list_version_${event.toLowerCase()}`, `${event} ON ${TABLE}`, [
-      `UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'list_version'`,
+      RAISE_LIST_VERSION_SQL,
     ]),
   ),
 ].join(';\n');

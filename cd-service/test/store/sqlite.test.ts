@@ -10,7 +10,7 @@ import {
   type ListParams,
   orderFor,
 } from '../../src/cd/query.js';
-import { newRecord } from '../../src/cd/records.js';
+import { changesFor, newRecord } from '../../src/cd/records.js';
 import { openCdDatabase, openSqliteStore, WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite.js';
 import { LIST_INDEXES, toSqlite } from '../../src/store/sqlite-schema.js';
 import { folderEachTest } from '../fixtures.js';
@@ -227,6 +227,23 @@ describe('SQLite store: loading the sample collection', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('counts what it loaded, raises the list version, and keeps counting and versioning after', async () => {
+    const store = folder.openStore();
+    const before = await store.listVersion();
+    const records = Array.from({ length: 30 }, (_, i) =>
+      newRecord(makeCdInput({ genre: `G${i % 3}`, artist: 'Loaded' }), randomUUID(), new Date()),
+    );
+    expect(await store.seedOnce(records)).to.equal(30);
+    const loaded = await store.listVersion();
+    expect(loaded).to.not.equal(before);
+    const total = async (genre: string) => (await store.list(buildListQuery({ genre }))).total;
+    expect(await total('g1')).to.equal(10);
+    expect((await store.list(buildListQuery({ artist: 'loaded' }))).total).to.equal(30);
+    await store.update(records[1]?.id as string, changesFor({ genre: 'G0' }, new Date()));
+    expect([await total('g0'), await total('g1')]).to.deep.equal([11, 9]);
+    expect(await store.listVersion()).to.not.equal(loaded);
   });
 
   it('caps what a checkpoint leaves of the WAL (journal_size_limit)', () => {
