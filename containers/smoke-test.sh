@@ -394,11 +394,18 @@ expect games-service "answers after scaling down" 200 '^\[\{"id"' -- "$g/api/gam
 phase "the SQLite stack: a replica recreated with a new address"
 old=$(container_of games-service)
 old_address=$(address_of "$old")
+network=$(docker inspect --format '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}' "$old" | awk '{print $1}')
+image=$(docker inspect --format '{{.Config.Image}}' "$old")
 docker rm -f "$old" >/dev/null
+# Docker gives a freed address to the next container: a placeholder takes it, so that the
+# replica comes back at another one, which the edge must find by name.
+placeholder=$(docker run -d --rm --network "$network" --entrypoint sleep "$image" 300)
 others=$(containers_of games-service)
 compose up -d --no-build --no-deps --no-recreate games-service >"$work/recreate.out" 2>&1 || { cat "$work/recreate.out" >&2; fail "compose up after removing a replica"; }
 new=$(containers_of games-service | grep -vxF "$others" || true)
-if [ -n "$new" ]; then
+if [ -n "$new" ] && [ "$(address_of "$new")" = "$old_address" ]; then
+  fail "the recreated replica got its old address back ($old_address): the test shows nothing"
+elif [ -n "$new" ]; then
   started_ms=$(date -d "$(docker inspect --format '{{.State.StartedAt}}' "$new")" +%s%3N)
   if wait_edge_ready 30 "$new"; then
     elapsed=$(( $(now_ms) - started_ms ))
@@ -407,6 +414,7 @@ if [ -n "$new" ]; then
     else fail "a recreated replica (was $old_address, now $(address_of "$new")) is in the edge's rotation only $elapsed ms after it started (at most 10000)"; fi
   else fail "a recreated replica ($(address_of "$new")) is not in the edge's rotation 30 s after compose up"; fi
 else fail "no new games replica after removing one"; fi
+docker rm -f "$placeholder" >/dev/null
 
 phase "the SQLite stack: the CD after a restart and in a new container, graceful stops"
 bash containers/rolling-restart.sh cd-service 2>&1 | sed 's/^/    /' >&2
