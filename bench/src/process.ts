@@ -16,10 +16,11 @@ export interface RunningProcess {
   startMs: number;
   child: ChildProcess;
   /**
-   * Resident memory in MB, from /proc/<pid>/status: all of it (VmRSS), or its part in mapped
-   * files (RssFile: mostly the node executable's own pages, shared by every node process).
+   * Resident memory in MB, from /proc/<pid>/status: all of it (VmRSS), its part in mapped
+   * files (RssFile: mostly the node executable's own pages, shared by every node process), or
+   * the most it has been (VmHWM).
    */
-  rssMb(part?: 'VmRSS' | 'RssFile'): number;
+  rssMb(part?: 'VmRSS' | 'RssFile' | 'VmHWM'): number;
   /** SIGTERM and wait for the exit (SIGKILL when `signal` says so). */
   stop(signal?: NodeJS.Signals): Promise<void>;
   exited(): boolean;

@@ -21,7 +21,7 @@ import {
 
 export const SMALL = 1_000;
 export const GAMES_LARGE = 100_000;
-export const CDS_LARGE = 100_000;
+export const CDS_LARGE = 1_000_000;
 /** The most the time of a request may grow from SMALL to the large size. */
 export const MAX_GROWTH = 3;
 /** The most a light request's p99 may grow while 4 clients loop the heaviest search. */
@@ -30,6 +30,9 @@ export const HEAVY_CLIENTS = 4;
 /** games-service's bounds at GAMES_LARGE games: start to listening, and memory after the load. */
 export const MAX_LARGE_START_MS = 5_000;
 export const MAX_LARGE_RESIDENT_MB = 256;
+/** cd-service's bounds with a CDS_LARGE seed: start to listening, and peak memory (its limit). */
+export const MAX_CD_SEEDED_START_MS = 60_000;
+export const MAX_CD_PEAK_RESIDENT_MB = 384;
 /** The light request measured beside the heavy searches. */
 const LIGHT_PATH = '/api/games/1';
 const SEARCH_PAGE_SIZE = 24;
@@ -71,6 +74,8 @@ export interface ScaleResult {
   heavy?: { path: string; aloneP99Ms: number; loadedP99Ms: number; ratio: number };
   /** games-service only: resident memory at the large size after the search load, MB. */
   rssAfterLoadMb?: number;
+  /** cd-service only: the most resident memory at the large size, seeding included, MB. */
+  peakRssMb?: number;
 }
 
 interface Query {
@@ -84,23 +89,32 @@ const fixed = (path: string) => () => path;
 const artist = encodeURIComponent(cdArtist(7, SMALL));
 const year = 1960;
 
+const CD_FILTERS: [what: string, query: string][] = [
+  ['all CDs', ''],
+  [`genre ${QUARTER_GENRE} (a quarter of the CDs)`, `genre=${QUARTER_GENRE}`],
+  ['one artist (20 CDs)', `artist=${artist}`],
+  [`released before ${year}`, `before=${year}`],
+  ['genre and artist', `genre=${QUARTER_GENRE}&artist=${artist}`],
+  [`genre and before ${year}`, `genre=Jazz&before=${year}`],
+  [`artist and before ${year}`, `artist=${artist}&before=${year}`],
+  ['genre, artist and before', `genre=${QUARTER_GENRE}&artist=${artist}&before=${year}`],
+];
+const CD_SORTS = ['title', '-title', 'artist', '-artist', 'releaseYear', '-releaseYear'];
+
+/** The first page of every filter, combination and sort, both ways; titles only on a range. */
 export const CD_QUERIES: Query[] = [
-  { what: 'all CDs, first 20', path: fixed('/cds?limit=20'), target: true },
+  ...CD_FILTERS.flatMap(([what, filter]) =>
+    CD_SORTS.map((sort) => ({
+      what: `${what}, sort=${sort}`,
+      path: fixed(`/cds?${filter}${filter ? '&' : ''}sort=${sort}&limit=20`),
+      target: true,
+    })),
+  ),
   {
-    what: `genre holding a quarter of the CDs (${QUARTER_GENRE})`,
-    path: fixed(`/cds?genre=${QUARTER_GENRE}&limit=20`),
+    what: `titles of genre and before ${year}`,
+    path: fixed(`/cds?fields=title&genre=Jazz&before=${year}&limit=1000`),
     target: true,
   },
-  { what: 'one artist (20 CDs)', path: fixed(`/cds?artist=${artist}&limit=20`), target: true },
-  {
-    what: 'genre and artist',
-    path: fixed(`/cds?genre=${QUARTER_GENRE}&artist=${artist}&limit=20`),
-  },
-  {
-    what: `genre and released before ${year}`,
-    path: fixed(`/cds?genre=Jazz&before=${year}&limit=20`),
-  },
-  { what: `released before ${year}`, path: fixed(`/cds?before=${year}&limit=20`) },
 ];
 
 /**
@@ -251,6 +265,7 @@ async function compareSizes(
       result.heavy = await p99BesideHeavySearches(large.url, heaviest.path, settings);
       result.rssAfterLoadMb = large.rssMb();
     }
+    if (service === 'cd-service') result.peakRssMb = large.rssMb('VmHWM');
     for (const running of started.splice(0)) await running.stop();
     for (let start = 1; start < starts; start++) {
       const again = await startMeasured(service, envFor(largeSize));
@@ -340,6 +355,17 @@ export function scaleVerdicts(results: ScaleResult[]): string[] {
       lines.push(
         `${atMost(start, MAX_LARGE_START_MS, ' ms')} ${short(service)} start to listening at ${fmt(large)} games: ${fmt(start)} ms (median of ${result.startMs.large.length})`,
       );
+    }
+    if (service === 'cd-service') {
+      const start = median(result.startMs.large);
+      lines.push(
+        `${atMost(start, MAX_CD_SEEDED_START_MS, ' ms')} ${short(service)} start to listening, seeding ${fmt(large)} CDs: ${fmt(start)} ms`,
+      );
+      if (result.peakRssMb !== undefined) {
+        lines.push(
+          `${atMost(result.peakRssMb, MAX_CD_PEAK_RESIDENT_MB, ' MB')} ${short(service)} peak resident memory at ${fmt(large)} CDs, seeding included: ${fmt(result.peakRssMb, 1)} MB`,
+        );
+      }
     }
     if (result.rssAfterLoadMb !== undefined) {
       lines.push(
