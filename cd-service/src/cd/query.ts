@@ -238,9 +238,9 @@ export async function readPage<R extends Record<string, unknown>>(
 
 /**
  * Where the next page starts, as readPage tells it, without reading the page: only the page's last
- * CD and the one after it are read (skipped to). A keyset part that ends before them is read for
- * its length, to carry the skip on into the next part. Rows come in the projection of
- * `fields=title`, which holds the sort key.
+ * CD and the one after it are read (skipped to). A keyset part that ends before them, when another
+ * part follows, is read for its length (less than a page), to carry the skip on into the next
+ * part. Rows come in the projection of `fields=title`, which holds the sort key.
  */
 export async function readPageEnd<R extends Record<string, unknown>>(
   query: ListQuery,
@@ -248,9 +248,11 @@ export async function readPageEnd<R extends Record<string, unknown>>(
 ): Promise<SortKey | undefined> {
   let skip = (query.after ? 0 : query.offset) + query.limit - 1;
   const found: R[] = [];
-  for (const where of keysetParts(query)) {
+  const parts = keysetParts(query);
+  for (const [i, where] of parts.entries()) {
     const rows = await read(where, 2 - found.length, found.length === 0 ? skip : 0);
     if (found.length === 0 && rows.length === 0) {
+      if (i === parts.length - 1) return undefined;
       skip -= (await read(where, skip, 0)).length;
       continue;
     }

@@ -85,12 +85,17 @@ const listPagingHeaders = pagingHeaders('CDs', {
 });
 
 /**
- * A list's weak ETag: the collection's version and the page asked for (its parameters as read,
- * which shape its body, X-Total-Count and Link), hashed.
+ * A list's weak ETag: the collection's version, and, hashed, the page asked for (its parameters
+ * as read, which shape its body) and its summary (X-Total-Count and Link), so that one tag never
+ * names two sets of headers, even when a write lands between the version and the rows.
  */
-function listTag(version: string, pageParams: Record<string, unknown>): string {
-  const page = createHash('sha1').update(JSON.stringify(pageParams)).digest('base64url');
-  return `W/"${version}.${page.slice(0, 16)}"`;
+function listTag(
+  version: string,
+  pageParams: Record<string, unknown>,
+  { total, totalAtLeast, next }: PageSummary,
+): string {
+  const page = JSON.stringify([pageParams, total, totalAtLeast, next]);
+  return `W/"${version}.${createHash('sha1').update(page).digest('base64url').slice(0, 16)}"`;
 }
 
 /** The opaque value of a CD's strong ETag: its version. */
@@ -172,17 +177,24 @@ export function cdOperations({
             nextCursor: summary.next && encodeCursor(params.sort, summary.next),
           });
         // The version is read first: what is read after it is at least as new as the tag says.
-        ctx.set('ETag', listTag(await store.listVersion(), pageParams));
-        ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
-        ctx.status = 200;
-        if (ctx.fresh) {
-          // The client's copy is current: its headers again, without the page's CDs.
-          setHeaders(await store.summarize(query));
-          ctx.status = 304;
-          return;
+        const version = await store.listVersion();
+        const answer = (summary: PageSummary) => {
+          ctx.set('ETag', listTag(version, pageParams, summary));
+          ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
+          ctx.remove('Link');
+          setHeaders(summary);
+          ctx.status = 200;
+        };
+        if (ctx.get('If-None-Match')) {
+          // The page's headers are in its tag: a 304 carries those of the 200 that gave it.
+          answer(await store.summarize(query));
+          if (ctx.fresh) {
+            ctx.status = 304;
+            return;
+          }
         }
         const page = await store.list(query);
-        setHeaders(page);
+        answer(page);
         ctx.body = page.items;
       },
     },

@@ -168,6 +168,22 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
       { upsert: true },
     );
   await guarded(raiseListVersion);
+  /**
+   * Runs a write, then raises the list version before the write is answered: when it changed a
+   * CD, and when it failed, since a write that failed (its answer timed out) may still be applied.
+   * The raise after a failure is best effort.
+   */
+  const changing = async <T>(write: () => Promise<T>, changed: (result: T) => boolean) => {
+    let result: T;
+    try {
+      result = await write();
+    } catch (error) {
+      await raiseListVersion().catch(() => {});
+      throw error;
+    }
+    if (changed(result)) await raiseListVersion();
+    return result;
+  };
   await guarded(() => Cds.createIndexes());
   // CDs written before versions were kept are at version 1 (idempotent: two starts may both run it).
   await guarded(() =>
@@ -215,8 +231,10 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
 
     insert: (record) =>
       request('insert', async () => {
-        await Cds.create(toDocument(record));
-        await raiseListVersion();
+        await changing(
+          () => Cds.create(toDocument(record)),
+          () => true,
+        );
         return { cd: toCd(record), version: 1 };
       }),
 
@@ -229,26 +247,27 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
     // One conditional update: the version check is in its filter, the increment in its update.
     update: (id, changes, expected) =>
       request('update', async () => {
-        const doc = await Cds.findOneAndUpdate(
-          writeFilter(id, expected),
-          { $set: changes, $inc: { [VERSION_PATH]: 1 } },
-          { returnDocument: 'after', runValidators: true, maxTimeMS: timeout },
-        ).lean<Doc>();
-        if (doc) {
-          await raiseListVersion();
-          return toVersioned(doc);
-        }
+        const doc = await changing(
+          () =>
+            Cds.findOneAndUpdate(
+              writeFilter(id, expected),
+              { $set: changes, $inc: { [VERSION_PATH]: 1 } },
+              { returnDocument: 'after', runValidators: true, maxTimeMS: timeout },
+            ).lean<Doc>(),
+          (found) => found !== null,
+        );
+        if (doc) return toVersioned(doc);
         await refuseWhenStale(id, expected);
         return undefined;
       }),
 
     delete: (id, expected) =>
       request('delete', async () => {
-        const result = await Cds.deleteOne(writeFilter(id, expected));
-        if (result.deletedCount > 0) {
-          await raiseListVersion();
-          return true;
-        }
+        const result = await changing(
+          () => Cds.deleteOne(writeFilter(id, expected)),
+          (deleted) => deleted.deletedCount > 0,
+        );
+        if (result.deletedCount > 0) return true;
         await refuseWhenStale(id, expected);
         return false;
       }),

@@ -175,10 +175,16 @@ const ADD_VERSIONS = `ALTER TABLE ${TABLE} ADD COLUMN ${VERSION_COLUMN} INTEGER 
 /**
  * The version of the whole collection (a list's ETag comes from it): a counter in `meta`, one
  * more after every insert, update and delete of a CD, by triggers, so in the write's own
- * transaction; and an epoch, random, made with it, so that a database made afresh never gives
- * an earlier one's versions again.
+ * transaction; and an epoch, random, made with it and again at every start, so that a database
+ * made afresh, or restored from a backup, never gives the versions it or another gave before.
  */
 export const LIST_VERSION_SQL = `SELECT (SELECT value FROM meta WHERE key = 'list_epoch') || '.' || (SELECT value FROM meta WHERE key = 'list_version')`;
+
+/**
+ * A new epoch for the collection's version, at every start: a database restored from a backup
+ * then never gives the list tags it gave before.
+ */
+export const NEW_LIST_EPOCH_SQL = `UPDATE meta SET value = lower(hex(randomblob(8))) WHERE key = 'list_epoch'`;
 
 /** Raises the collection's version by one. */
 export const RAISE_LIST_VERSION_SQL = `UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'list_version'`;

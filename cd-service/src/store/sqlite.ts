@@ -17,6 +17,7 @@ import {
   LIST_VERSION_SQL,
   META_COLUMNS,
   MIGRATIONS,
+  NEW_LIST_EPOCH_SQL,
   RAISE_LIST_VERSION_SQL,
   RECORD_PROPERTIES,
   RECOUNT_SQL,
@@ -411,6 +412,7 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     );
   };
   const listVersion = db.prepare(LIST_VERSION_SQL).pluck();
+  db.prepare(NEW_LIST_EPOCH_SQL).run();
   const insertRecord = (record: CdRecord) =>
     insert.run(RECORD_PROPERTIES.map((name) => record[name]));
 

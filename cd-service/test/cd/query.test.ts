@@ -308,6 +308,12 @@ describe('cursors and keyset pages', () => {
       pages += 1;
     } while (cursor);
     expect(pages).to.equal(8);
+    // By offset, a short or empty last page is one read of at most 2 rows: no part follows.
+    for (const offset of [26, 27, 29, 40]) {
+      asked.length = 0;
+      expect(await readPageEnd(buildListQuery({ limit: 4, offset }), read)).to.equal(undefined);
+      expect(asked, `offset ${offset}`).to.have.length(1);
+    }
   });
 
   it('caps a counted total at the count limit, and says so', () => {

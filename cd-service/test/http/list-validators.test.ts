@@ -85,15 +85,14 @@ describeEachStore('list validators', (factory) => {
     }
   });
 
-  // On MongoDB a start raises the version: a write whose process died before raising it is
-  // then told all the same.
-  const afterRestart = factory.name === 'sqlite' ? 304 : 200;
-  it(`answers ${afterRestart} to a tag from before a restart; a store made afresh never gives it again`, async () => {
+  // Every start gives the store a new epoch (SQLite) or raises its version (MongoDB: for a write
+  // whose process died before raising it): a database restored from a backup gives no old tag.
+  it('answers 200 to a tag from before a restart; a store made afresh never gives it again', async () => {
     await create();
     const etag = (await list('/cds')).headers.etag as string;
     await fixture.handle.store.close();
     const reopened = createApp({ store: await fixture.handle.reopen() }).callback();
-    await request(reopened).get('/cds').set('If-None-Match', etag).expect(afterRestart);
+    await request(reopened).get('/cds').set('If-None-Match', etag).expect(200);
     const other = await factory.open();
     try {
       const fresh = createApp({ store: other.store }).callback();
