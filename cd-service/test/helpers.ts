@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Conformance } from 'service-kit/testing';
 import { cdApi } from '../src/app.js';
+import { newRecord } from '../src/cd/records.js';
 import type { CdInput } from '../src/cd/schema.js';
 
 export { captureLogger, expectErrorBody } from 'service-kit/testing';
@@ -46,4 +48,17 @@ export function detailFields(body: { details?: { field: string }[] }): string[] 
 /** Code-point order, the order both stores sort strings in. */
 export function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A new record of a valid CD, as the service would store it. */
+export const makeRecord = () => newRecord(makeCdInput(), randomUUID(), new Date());
+
+/** What a promise was rejected with (it must be). */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
 }

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { ServiceUnavailable } from 'service-kit';
 import { buildListQuery } from '../../src/cd/query.js';
-import { changesFor, newRecord } from '../../src/cd/records.js';
+import { changesFor } from '../../src/cd/records.js';
 import type { Cd } from '../../src/cd/schema.js';
 import {
   openCdDatabase,
@@ -15,19 +14,7 @@ import {
 } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
 import { folderEachTest } from '../fixtures.js';
-import { makeCdInput } from '../helpers.js';
-
-const record = () => newRecord(makeCdInput(), randomUUID(), new Date());
-
-/** What a promise was rejected with (it must be). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+import { makeRecord, rejection } from '../helpers.js';
 
 /** The 503 of a failing database: Retry-After, a message for the client, the SQLite cause. */
 function expectUnavailable(error: unknown, code: RegExp): void {
@@ -92,11 +79,11 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const db = openCdDatabase(folder.file);
     const store = sqliteStore(db);
     folder.closeAfter(() => store.close());
-    const { cd: kept } = await store.insert(record());
+    const { cd: kept } = await store.insert(makeRecord());
     // The database may not grow by a page: as a full disk would.
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
     const writes = await Promise.allSettled(
-      Array.from({ length: 200 }, () => store.insert(record())),
+      Array.from({ length: 200 }, () => store.insert(makeRecord())),
     );
     // The writes that fit in the pages' free room are committed; each one that does not is
     // rolled back alone, its statement and the counting its triggers did.
@@ -111,7 +98,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     await expectReadsServed(store, kept);
 
     db.pragma('max_page_count = 1073741823');
-    const later = await store.insert(record());
+    const later = await store.insert(makeRecord());
     expect(await store.get(later.cd.id)).to.deep.equal(later);
     expect(await store.count()).to.equal(2 + stored.length);
   });
@@ -126,9 +113,12 @@ describe('SQLite store: a failing database answers writes with 503', () => {
       const failing = failingDatabase(openCdDatabase(folder.file));
       const store = sqliteStore(failing.db);
       folder.closeAfter(() => store.close());
-      const { cd: kept } = await store.insert(record());
+      const { cd: kept } = await store.insert(makeRecord());
       failing.writes = code;
-      const results = await Promise.allSettled([store.insert(record()), store.insert(record())]);
+      const results = await Promise.allSettled([
+        store.insert(makeRecord()),
+        store.insert(makeRecord()),
+      ]);
       for (const result of results) {
         expectUnavailable((result as PromiseRejectedResult).reason, new RegExp(`^${code}$`));
       }
@@ -140,7 +130,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
       await expectReadsServed(store, kept);
       expect(await store.count()).to.equal(1);
       failing.writes = undefined;
-      await store.insert(record());
+      await store.insert(makeRecord());
       expect(await store.count()).to.equal(2);
     });
   }
@@ -149,7 +139,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const failing = failingDatabase(openCdDatabase(folder.file));
     const store = sqliteStore(failing.db);
     folder.closeAfter(() => store.close());
-    const { cd: kept } = await store.insert(record());
+    const { cd: kept } = await store.insert(makeRecord());
     failing.reads = 'SQLITE_IOERR_READ';
     for (const read of [
       () => store.get(kept.id),
@@ -169,21 +159,21 @@ describe('SQLite store: a failing database answers writes with 503', () => {
   it('a lock held too long by another connection (SQLITE_BUSY): writes 503, reads served, recovers', async () => {
     const store = openSqliteStore(folder.file, { busyTimeoutMs: 1 });
     folder.closeAfter(() => store.close());
-    const { cd: kept } = await store.insert(record());
+    const { cd: kept } = await store.insert(makeRecord());
     const other = new Database(folder.file);
     folder.closeAfter(() => other.close());
     other.exec('BEGIN IMMEDIATE');
-    expectUnavailable(await rejection(store.insert(record())), /^SQLITE_BUSY/);
+    expectUnavailable(await rejection(store.insert(makeRecord())), /^SQLITE_BUSY/);
     await expectReadsServed(store, kept);
     other.exec('ROLLBACK');
-    await store.insert(record());
+    await store.insert(makeRecord());
     expect(await store.count()).to.equal(2);
   });
 
   it('a write the schema refuses is no database failure: it stays an error (a 500)', async () => {
     const store = openSqliteStore(folder.file);
     folder.closeAfter(() => store.close());
-    const bad = record();
+    const bad = makeRecord();
     bad.title = '';
     const error = await rejection(store.insert(bad));
     expect(error).not.to.be.instanceOf(ServiceUnavailable);

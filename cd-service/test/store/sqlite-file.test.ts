@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   copyFileSync,
   readdirSync,
@@ -11,7 +10,6 @@ import {
 import { hostname } from 'node:os';
 import { expect } from 'chai';
 import { ServiceUnavailable } from 'service-kit';
-import { newRecord } from '../../src/cd/records.js';
 import { FileInUse } from '../../src/store/file-lock.js';
 import {
   DatabaseFileGone,
@@ -23,19 +21,7 @@ import {
 } from '../../src/store/sqlite.js';
 import type { CdStore } from '../../src/store/store.js';
 import { folderEachTest } from '../fixtures.js';
-import { makeCdInput } from '../helpers.js';
-
-const record = () => newRecord(makeCdInput(), randomUUID(), new Date());
-
-/** The error a promise rejects with. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('it did not fail');
-}
+import { makeRecord, rejection } from '../helpers.js';
 
 /** A 503 of the store whose cause says that the file is gone, and what the path holds now. */
 function expectFileGone(error: unknown, file: string, now: RegExp) {
@@ -54,7 +40,7 @@ describe('SQLite store: one file, one process', () => {
 
   it('refuses a file already in use, naming it and the holder (pid and host), changing nothing', async () => {
     const first = folder.openStore();
-    await first.insert(record());
+    await first.insert(makeRecord());
     const files = readdirSync(folder.dir).sort();
     const bytes = readFileSync(folder.file);
     const error = (() => {
@@ -75,13 +61,13 @@ describe('SQLite store: one file, one process', () => {
     expect(readdirSync(folder.dir).sort()).to.deep.equal(files);
     expect(readFileSync(folder.file).equals(bytes)).to.equal(true);
     expect(await first.count()).to.equal(1);
-    await first.insert(record());
+    await first.insert(makeRecord());
     expect(await first.count()).to.equal(2);
   });
 
   it('gives the lock up on close: the file opens again', async () => {
     const first = openSqliteStore(folder.file);
-    await first.insert(record());
+    await first.insert(makeRecord());
     await first.close();
     const again = folder.openStore();
     expect(await again.count()).to.equal(1);
@@ -116,10 +102,10 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
   });
 
   it('deleted: every write and the ping fail with a 503 saying so; reads are served', async () => {
-    const { cd: kept } = await store.insert(record());
+    const { cd: kept } = await store.insert(makeRecord());
     rmSync(folder.file);
     for (const write of [
-      () => store.insert(record()),
+      () => store.insert(makeRecord()),
       () => store.update(kept.id, { title: 'Renamed', updatedAt: new Date().toISOString() }),
       () => store.delete(kept.id),
       () => store.ping(),
@@ -131,10 +117,10 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
   });
 
   it('moved: refused while away, accepted again once put back', async () => {
-    await store.insert(record());
+    await store.insert(makeRecord());
     renameSync(folder.file, `${folder.file}.moved`);
     const writes = await Promise.allSettled(
-      Array.from({ length: 20 }, () => store.insert(record())),
+      Array.from({ length: 20 }, () => store.insert(makeRecord())),
     );
     for (const write of writes) {
       expect(write.status).to.equal('rejected');
@@ -142,16 +128,16 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
     }
     renameSync(`${folder.file}.moved`, folder.file);
     await store.ping();
-    await store.insert(record());
+    await store.insert(makeRecord());
     expect(await store.count()).to.equal(2);
   });
 
   it('replaced by another file (a copy, a new database): refused', async () => {
-    await store.insert(record());
+    await store.insert(makeRecord());
     copyFileSync(folder.file, `${folder.file}.copy`);
     renameSync(`${folder.file}.copy`, folder.file);
     expectFileGone(
-      await rejection(store.insert(record())),
+      await rejection(store.insert(makeRecord())),
       folder.file,
       /another file \(inode \d+\)/,
     );
@@ -172,7 +158,10 @@ describe('SQLite store: a file deleted, moved or replaced while in use', () => {
       'CREATE TEMP TRIGGER delete_the_file AFTER INSERT ON main.cds BEGIN SELECT delete_the_file(); END',
     );
     store = sqliteStore(db, { file: folder.file, opened });
-    const outcomes = await Promise.allSettled([store.insert(record()), store.insert(record())]);
+    const outcomes = await Promise.allSettled([
+      store.insert(makeRecord()),
+      store.insert(makeRecord()),
+    ]);
     for (const outcome of outcomes) {
       expect(outcome.status).to.equal('rejected');
       expectFileGone(
