@@ -1,4 +1,3 @@
-import { Ajv } from 'ajv';
 import { BadRequest, bodyValidator, type ErrorDetail } from 'service-kit';
 import {
   type CdInput,
@@ -14,9 +13,6 @@ import {
 
 /** Either the valid, trimmed value or what is wrong with it, field by field. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
-
-/** For the seed file's shape (seed.ts); a request's input goes through the kit's validators. */
-export const ajv = new Ajv({ allErrors: true, strict: true });
 
 /**
  * The JSON Schema of each field, derived from FIELDS; a year is bounded by `latestYear`

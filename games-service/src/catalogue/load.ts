@@ -1,12 +1,14 @@
-import { Ajv } from 'ajv';
-import { fieldProblem, loadSeedFile, parseSeed, recordLabel, type SeedRules } from 'service-kit';
+import {
+  compileSchema,
+  fieldProblem,
+  loadSeedFile,
+  parseSeed,
+  recordLabel,
+  type SeedRules,
+} from 'service-kit';
 import { type Game, gameSchema } from './game.js';
 
-const validate = new Ajv({
-  allErrors: true,
-  allowUnionTypes: true,
-  multipleOfPrecision: 9,
-}).compile<Game[]>({
+const validate = compileSchema<Game[]>({
   type: 'array',
   minItems: 1,
   items: gameSchema,

@@ -30,4 +30,9 @@ export {
   SeedError,
   type SeedRules,
 } from './seed.js';
-export { bodyValidator, parameterValidator, type ValidatorOptions } from './validation.js';
+export {
+  bodyValidator,
+  compileSchema,
+  parameterValidator,
+  type ValidatorOptions,
+} from './validation.js';

@@ -1,12 +1,22 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import { BadRequest, type ErrorDetail } from './errors.js';
 import type { JsonSchema, Parameter } from './operations.js';
 
 /**
- * The one ajv instance of the services' input: every problem at once, and a schema with a
- * keyword ajv does not know is refused when it is compiled, not ignored.
+ * The one ajv instance of a service, for its input and its seed files: every problem at once;
+ * a schema with a keyword ajv does not know is refused when it is compiled, not ignored; a
+ * union of types is allowed (a nullable number); `multipleOf` is judged to 9 decimals, so that
+ * a price of 19.99 is a multiple of 0.01 in binary floating point.
  */
-const ajv = new Ajv({ allErrors: true, strict: true });
+const ajv = new Ajv({
+  allErrors: true,
+  strict: true,
+  allowUnionTypes: true,
+  multipleOfPrecision: 9,
+});
+
+/** A schema compiled by the one ajv instance (a seed file's shape). */
+export const compileSchema = <T>(schema: AnySchema): ValidateFunction<T> => ajv.compile<T>(schema);
 
 /**
  * How the input is checked and what a 400 says. Each schema is compiled once, when the

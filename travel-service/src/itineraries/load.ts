@@ -1,8 +1,15 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { fieldProblem, loadSeedFile, parseSeed, recordLabel, type SeedRules } from 'service-kit';
+import type { ErrorObject } from 'ajv';
+import {
+  compileSchema,
+  fieldProblem,
+  loadSeedFile,
+  parseSeed,
+  recordLabel,
+  type SeedRules,
+} from 'service-kit';
 import { type Destination, destinationSchema, slugify } from './destination.js';
 
-const validate = new Ajv({ allErrors: true, multipleOfPrecision: 9 }).compile<Destination[]>({
+const validate = compileSchema<Destination[]>({
   type: 'array',
   minItems: 1,
   items: destinationSchema,
