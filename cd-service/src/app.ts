@@ -15,8 +15,8 @@ import type { CdStore } from './store/store.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Paths answered with JSON, errors included: every path but /docs and the assets. */
-export const JSON_PATHS = ['/cds', '/healthz', '/livez', '/readyz', '/openapi.json'];
+/** The API's paths, answered with JSON, errors included; with the kit's own, every path but /docs and the assets. */
+export const JSON_PATHS = ['/cds'];
 
 /** The API's title, version and description in its OpenAPI document. */
 const API_INFO: ApiInfo = {

@@ -9,8 +9,8 @@ import { pageRoutes } from './routes/pages.js';
 /** The service's folder: its views/ and public/. */
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Paths answered with JSON, errors included; every other path is a page. */
-export const JSON_PATHS = ['/api', '/healthz', '/livez', '/readyz', '/openapi.json'];
+/** The API's paths, answered with JSON, errors included; beside the kit's own, every other path is a page. */
+export const JSON_PATHS = ['/api'];
 
 export interface AppOptions {
   catalogue: Catalogue;

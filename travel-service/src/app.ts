@@ -10,8 +10,8 @@ import { pageRoutes } from './routes/pages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Paths answered with JSON, errors included; every other path is a page. */
-export const JSON_PATHS = ['/api', '/healthz', '/livez', '/readyz', '/openapi.json'];
+/** The API's paths, answered with JSON, errors included; beside the kit's own, every other path is a page. */
+export const JSON_PATHS = ['/api'];
 
 export interface AppOptions {
   itineraries: Itineraries;

@@ -6,8 +6,9 @@ import { assets } from './assets.js';
 import { compression } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
 import { type CorsOptions, corsFor } from './cors.js';
-import type { Api } from './docs.js';
+import { type Api, DOCUMENT_PATH } from './docs.js';
 import { errorHandler } from './error-handler.js';
+import { HEALTH_PATHS } from './health.js';
 import { serializeJson } from './json.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
@@ -25,7 +26,10 @@ export interface ServiceAppOptions {
   root: string;
   /** The JSON API: its operations, mounted in order, and their document (also shown at /docs). */
   api: Api;
-  /** Path prefixes answered with JSON, errors included (`/api` covers `/api/...`). */
+  /**
+   * The service's own path prefixes answered with JSON, errors included (`/api` covers
+   * `/api/...`); the kit's JSON routes (the probes, /openapi.json) are JSON without them.
+   */
   jsonPaths: readonly string[];
   /** Further routes (pages), mounted before the operations. */
   routers?: readonly Router[];
@@ -65,7 +69,7 @@ export interface ServiceApp extends Koa {
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const { root, api, logger = silentLogger } = options;
   const app: ServiceApp = new Koa();
-  const isJsonPath = underPaths(options.jsonPaths);
+  const isJsonPath = jsonPathTest(options.jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const files = assets([join(root, 'public'), KIT_PUBLIC]);
   const page = pages(app, {
@@ -119,7 +123,11 @@ function methodsOf({ operations }: Api): string[] {
 }
 
 /** Whether a path is one of the prefixes or below one (`/api` covers `/api/games`, not `/apis`). */
-export const underPaths =
+const underPaths =
   (prefixes: readonly string[]) =>
   (path: string): boolean =>
     prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+/** Whether a path is answered with JSON: the service's prefixes, and the kit's own JSON routes. */
+export const jsonPathTest = (servicePrefixes: readonly string[]) =>
+  underPaths([...servicePrefixes, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH]);

@@ -13,12 +13,15 @@ export interface Api {
   operations: Operation[];
 }
 
+/** Where the OpenAPI document is served. */
+export const DOCUMENT_PATH = '/openapi.json';
+
 /** The operations of a JSON API and their OpenAPI document, served at /openapi.json. */
 export function describeApi(info: ApiInfo, operations: readonly Operation[]): Api {
   const self: Operation = {
     id: 'openApiDocument',
     method: 'get',
-    path: '/openapi.json',
+    path: DOCUMENT_PATH,
     summary: 'This document (OpenAPI 3.1)',
     responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object' } } },
     errors: [],

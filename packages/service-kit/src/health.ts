@@ -25,6 +25,9 @@ const schema = (status: string, details: Record<string, JsonSchema>) => ({
   properties: { status: { type: 'string', const: status }, ...details },
 });
 
+/** The probes' paths, named once: the routes, the JSON paths and the quiet log of probes. */
+export const HEALTH_PATHS = { health: '/healthz', live: '/livez', ready: '/readyz' } as const;
+
 /** The apps whose process is shutting down (`serve` marks them): their /readyz answers 503. */
 const drainingApps = new WeakSet<object>();
 
@@ -59,7 +62,7 @@ export function healthOperations({
   const health: Operation = {
     id: 'health',
     method: 'get',
-    path: '/healthz',
+    path: HEALTH_PATHS.health,
     summary,
     responses,
     errors: [],
@@ -73,7 +76,7 @@ export function healthOperations({
   const live: Operation = {
     id: 'liveness',
     method: 'get',
-    path: '/livez',
+    path: HEALTH_PATHS.live,
     summary: 'Whether the process runs (the liveness probe)',
     responses: { 200: { description: 'It runs', schema: schema('ok', {}) } },
     errors: [],
@@ -85,7 +88,7 @@ export function healthOperations({
   const ready: Operation = {
     id: 'readiness',
     method: 'get',
-    path: '/readyz',
+    path: HEALTH_PATHS.ready,
     summary: 'Whether the service takes requests (the readiness probe)',
     description: mayFail
       ? '503 `draining` once the process is shutting down, 503 `unavailable` while a dependency does not answer.'

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
+import { HEALTH_PATHS } from './health.js';
 import type { Logger } from './log.js';
 import { requestDuration, routeOf } from './metrics.js';
 
@@ -12,7 +13,7 @@ const VALID_ID = /^[\w.:-]{1,128}$/;
  * The probes an orchestrator or the proxy sends every few seconds: their successful answers
  * are logged at debug level, so that they do not bury the requests of people.
  */
-const PROBES = new Set(['/livez', '/readyz']);
+const PROBES = new Set<string>([HEALTH_PATHS.live, HEALTH_PATHS.ready]);
 
 /** The caller's X-Request-Id when it is sane, else a new one. */
 export function requestIdFor(given: string | string[] | undefined): string {

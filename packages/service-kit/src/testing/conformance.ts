@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import request from 'supertest';
-import { underPaths } from '../app.js';
+import { jsonPathTest } from '../app.js';
 import { normalizedPath } from '../paths.js';
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, Response> }>> };
@@ -18,12 +18,12 @@ export class Conformance {
 
   readonly isApi: (path: string) => boolean;
 
-  /** `jsonPaths`: the path prefixes answered with JSON (as given to createServiceApp), or a test. */
+  /** `jsonPaths`: the service's JSON path prefixes (as given to createServiceApp), or a test. */
   constructor(
     readonly document: Document,
     jsonPaths: readonly string[] | ((path: string) => boolean),
   ) {
-    this.isApi = typeof jsonPaths === 'function' ? jsonPaths : underPaths(jsonPaths);
+    this.isApi = typeof jsonPaths === 'function' ? jsonPaths : jsonPathTest(jsonPaths);
     this.#ajv.addSchema(document, 'openapi.json');
     this.#routes = Object.keys(document.paths).map((template) => ({
       template,
