@@ -1,7 +1,9 @@
+// Our own reader over raw-body and inflation: @koa/bodyparser decodes bad UTF-8 to U+FFFD, ignores charset and takes text/plain and empty bodies.
 import bourne from '@hapi/bourne';
-import coBody from 'co-body';
 import createError from 'http-errors';
+import inflate from 'inflation';
 import type { Context, Middleware } from 'koa';
+import getRawBody from 'raw-body';
 import { BadRequest, CLOSE_CONNECTION } from './errors.js';
 
 declare module 'koa' {
@@ -18,9 +20,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
 
 /** The body's bytes, decompressed as Content-Encoding says, at most `limit` of them. */
-const readBytes = (ctx: Context, limit: string): Promise<Buffer> =>
-  // No encoding: co-body (raw-body underneath) answers the bytes, not a string decoded leniently.
-  coBody.text(ctx, { limit, encoding: null as unknown as string });
+function readBytes(ctx: Context, limit: string): Promise<Buffer> {
+  // Content codings are case-insensitive (RFC 9110); inflation knows them in lower case.
+  const coding = ctx.get('Content-Encoding').toLowerCase() || 'identity';
+  // Declared lengths are checked (400 when the body differs, 413 before reading when too long).
+  const length = coding === 'identity' ? ctx.request.length : undefined;
+  return getRawBody(inflate(ctx.req, { encoding: coding }), { limit, length });
+}
 
 /** JSON text as a value: only an object or an array, and never a `__proto__` key. */
 function parseJson(text: string): unknown {
@@ -50,9 +56,6 @@ export function jsonBody(limit = '100kb'): Middleware {
     if (!UTF8.has(charset)) {
       throw createError(415, `The body must be UTF-8 (charset=utf-8), not ${charset}`);
     }
-    // Content codings are case-insensitive (RFC 9110); the parser knows them in lower case.
-    const coding = ctx.get('Content-Encoding');
-    if (coding) ctx.req.headers['content-encoding'] = coding.toLowerCase();
     let bytes: Buffer;
     try {
       bytes = await readBytes(ctx, limit);
