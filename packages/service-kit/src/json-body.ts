@@ -6,6 +6,13 @@ import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { BadRequest, CLOSE_CONNECTION } from './errors.js';
 
+// inflation's README documents the `encoding` option; its types name it `gzip`.
+declare module 'inflation' {
+  interface Options {
+    encoding?: string;
+  }
+}
+
 declare module 'koa' {
   interface Request {
     /** The parsed JSON body, once `jsonBody` has run. */
