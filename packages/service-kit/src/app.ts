@@ -109,6 +109,44 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   return app;
 }
 
+/** What a service's app takes from its config and its tests, beside its data. */
+export interface AppSettings {
+  logger?: Logger;
+  /** Write one log line per request. */
+  logRequests?: boolean;
+  /** Compile each template once (off while editing them). */
+  cacheViews?: boolean;
+  /** Origins allowed to call the JSON API from a browser; `*` (the default) for any. */
+  corsOrigins?: readonly string[];
+  /** Whether GET /metrics answers. */
+  metrics?: boolean;
+}
+
+/**
+ * createServiceApp for a service of pages beside a JSON API, laid out as the kit expects: its
+ * folder (views/, public/) is the one above `appModule` (its app's `import.meta.url`), its
+ * templates are compiled by `npm run build` beside that module (absent when running the
+ * sources), its error page is the `error` view, and its API answers browsers of any origin
+ * unless `corsOrigins` says otherwise.
+ */
+export function createPagesApp(
+  appModule: string,
+  parts: Pick<ServiceAppOptions, 'service' | 'api' | 'jsonPaths' | 'routers' | 'formatting'>,
+  { corsOrigins = ['*'], logger, logRequests, cacheViews, metrics }: AppSettings,
+): ServiceApp {
+  return createServiceApp({
+    ...parts,
+    root: fileURLToPath(new URL('..', appModule)),
+    compiledViews: new URL('./views.js', appModule),
+    errorView: 'error',
+    cors: { origins: corsOrigins },
+    logger,
+    logRequests,
+    cacheViews,
+    metrics,
+  });
+}
+
 /** The registry of GET /metrics, if any (see ServiceAppOptions.metrics). */
 function metricsRegistry({ metrics = true, service }: ServiceAppOptions): Registry | undefined {
   if (metrics === false) return undefined;

@@ -1,6 +1,6 @@
 // Every name a service uses from the kit (see README.md: one line each).
 export type { Context } from 'koa';
-export { createServiceApp } from './app.js';
+export { type AppSettings, createPagesApp, createServiceApp } from './app.js';
 export { requireToken } from './bearer-token.js';
 export { CACHE_CONTROL } from './cache-control.js';
 export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
