@@ -1,45 +1,22 @@
-import {
-  compileSchema,
-  fieldProblem,
-  loadSeedFile,
-  parseSeed,
-  recordLabel,
-  type SeedRules,
-} from 'service-kit';
+import { seedFile } from 'service-kit';
 import { type Game, gameSchema } from './game.js';
 
-const validate = compileSchema<Game[]>({
-  type: 'array',
-  minItems: 1,
-  items: gameSchema,
-});
-
 /** The games of a seed file: each against the schema, then ids and titles unique, ratings to a tenth. */
-const rules: SeedRules<Game[]> = {
+const gamesFile = seedFile<Game>({
   what: 'games',
-  validate,
-  describe: (error, data) => {
-    const [, index, field] = error.instancePath.split('/');
-    if (index === undefined) return `the file ${error.message}`;
-    const where = recordLabel(
-      'record',
-      index,
-      Array.isArray(data) ? data[Number(index)] : undefined,
-    );
-    return `${where}: ${fieldProblem(error, field) ?? error.message}`;
-  },
+  recordSchema: gameSchema,
   check: (games) => [
     ...findDuplicates(games, 'id'),
     ...findDuplicates(games, 'title'),
     ...findLongRatings(games),
   ],
-};
+});
 
 /** Reads and validates the seed file; a broken file names the bad record and field. */
-export const loadGames = (file: string): Game[] => loadSeedFile(file, rules);
+export const loadGames = gamesFile.load;
 
 export const parseGames = (data: unknown, source = 'games'): Game[] =>
-  parseSeed(data, source, rules);
+  gamesFile.parse(data, source);
 
 function findLongRatings(games: Game[]): string[] {
   return games.flatMap(({ rating, title }, index) =>

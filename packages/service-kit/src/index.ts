@@ -23,16 +23,16 @@ export { pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './paths.js';
 export { runService } from './run.js';
 export {
+  describeRecord,
   fieldProblem,
-  loadSeedFile,
-  parseSeed,
   recordLabel,
   SeedError,
+  type SeedFile,
   type SeedRules,
+  seedFile,
 } from './seed.js';
 export {
   bodyValidator,
-  compileSchema,
   parameterValidator,
   type ValidatorOptions,
 } from './validation.js';

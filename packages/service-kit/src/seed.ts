@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { AnySchema, ErrorObject } from 'ajv';
+import { compileSchema } from './validation.js';
 
 /** A seed file that cannot be used; the message names the file, the record and the field. */
 export class SeedError extends Error {
@@ -9,34 +10,56 @@ export class SeedError extends Error {
 export interface SeedRules<T> {
   /** What the file holds, in words: `games`, `destinations`. */
   what: string;
-  /** The schema's compiled validator (ajv with allErrors). */
-  validate: ValidateFunction<T>;
-  /** One ajv error in words, naming the record and the field. */
-  describe: (error: ErrorObject, data: unknown) => string;
+  /** The JSON Schema of one record: a seed file is a non-empty array of them. */
+  recordSchema: AnySchema;
+  /** One ajv error in words; by default `record 3 ("Lisbon"): field "rating" must be <= 10`. */
+  describe?: (error: ErrorObject, records: unknown) => string;
   /** What the schema cannot say (duplicates, ranges in order), in words. */
-  check?: (data: T) => string[];
+  check?: (records: T[]) => string[];
 }
 
-/** Parses JSON data against the rules; every problem is listed in one SeedError. */
-export function parseSeed<T>(data: unknown, source: string, rules: SeedRules<T>): T {
-  const problems = rules.validate(data)
-    ? (rules.check?.(data) ?? [])
-    : (rules.validate.errors ?? []).map((error) => rules.describe(error, data));
-  if (problems.length > 0) {
-    throw new SeedError(`${source}: invalid ${rules.what}:\n  ${problems.join('\n  ')}`);
-  }
-  return data as T;
+/** A kind of seed file: its records checked against the rules, every problem listed in one SeedError. */
+export interface SeedFile<T> {
+  /** Reads a file and checks it; a file that cannot be read or is not JSON is named too. */
+  load: (file: string) => T[];
+  /** Checks records already parsed; `source` names them in the error. */
+  parse: (data: unknown, source: string) => T[];
 }
 
-/** Reads a seed file and parses it; a file that cannot be read or is not JSON is named too. */
-export function loadSeedFile<T>(file: string, rules: SeedRules<T>): T {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new SeedError(`${file}: cannot read the ${rules.what}: ${(error as Error).message}`);
-  }
-  return parseSeed(data, file, rules);
+export function seedFile<T>({
+  what,
+  recordSchema,
+  describe = describeRecord,
+  check,
+}: SeedRules<T>): SeedFile<T> {
+  const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
+  const parse = (data: unknown, source: string): T[] => {
+    const problems = validate(data)
+      ? (check?.(data) ?? [])
+      : (validate.errors ?? []).map((error) => describe(error, data));
+    if (problems.length > 0) {
+      throw new SeedError(`${source}: invalid ${what}:\n  ${problems.join('\n  ')}`);
+    }
+    return data as T[];
+  };
+  const load = (file: string): T[] => {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new SeedError(`${file}: cannot read the ${what}: ${(error as Error).message}`);
+    }
+    return parse(data, file);
+  };
+  return { load, parse };
+}
+
+/** An ajv error in a seed file in words: the record and its field, or the file as a whole. */
+export function describeRecord(error: ErrorObject, records: unknown): string {
+  const [, index, field] = error.instancePath.split('/');
+  if (index === undefined) return `the file ${error.message}`;
+  const record = Array.isArray(records) ? records[Number(index)] : undefined;
+  return `${recordLabel('record', index, record)}: ${fieldProblem(error, field) ?? error.message}`;
 }
 
 /** `record 3 ("Lisbon")`: a record by its index and, when it has one, its name or title. */

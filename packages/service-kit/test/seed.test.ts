@@ -1,33 +1,24 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import { expect } from 'chai';
-import { fieldProblem, loadSeedFile, recordLabel, SeedError, type SeedRules } from '../src/seed.js';
+import { SeedError, seedFile } from '../src/seed.js';
 
 describe('seed files', () => {
   interface Thing {
     name: string;
     size: number;
   }
-  const rules: SeedRules<Thing[]> = {
+  const things = seedFile<Thing>({
     what: 'things',
-    validate: new Ajv({ allErrors: true }).compile<Thing[]>({
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'size'],
-        properties: { name: { type: 'string' }, size: { type: 'integer', maximum: 10 } },
-      },
-    }),
-    describe: (error, data) => {
-      const [, index, field] = error.instancePath.split('/');
-      const where = recordLabel('record', index ?? '?', (data as unknown[])[Number(index)]);
-      return `${where}: ${fieldProblem(error, field) ?? error.message}`;
+    recordSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'size'],
+      properties: { name: { type: 'string' }, size: { type: 'integer', maximum: 10 } },
     },
-    check: (things) => (things.length > 2 ? ['too many things'] : []),
-  };
+    check: (records) => (records.length > 2 ? ['too many things'] : []),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'kit-seed-'));
   const write = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
@@ -35,26 +26,33 @@ describe('seed files', () => {
   };
 
   it('loads a valid file', () => {
-    expect(loadSeedFile(write('ok.json', '[{"name":"a","size":1}]'), rules)).to.deep.equal([
+    expect(things.load(write('ok.json', '[{"name":"a","size":1}]'))).to.deep.equal([
       { name: 'a', size: 1 },
     ]);
   });
 
   it('names the file when it is not JSON or cannot be read', () => {
     const broken = write('broken.json', '[{"name":');
-    expect(() => loadSeedFile(broken, rules)).to.throw(
+    expect(() => things.load(broken)).to.throw(
       SeedError,
       new RegExp(`^${broken}: cannot read the things: `),
     );
-    expect(() => loadSeedFile(join(dir, 'missing.json'), rules)).to.throw(/missing\.json/);
+    expect(() => things.load(join(dir, 'missing.json'))).to.throw(/missing\.json/);
   });
 
   it('names the record and the field of every problem', () => {
     const file = write('bad.json', '[{"name":"a","size":11},{"name":"b","extra":1,"size":1}]');
-    expect(() => loadSeedFile(file, rules)).to.throw(
+    expect(() => things.load(file)).to.throw(
       `${file}: invalid things:\n  record 0 ("a"): field "size" must be <= 10\n  record 1 ("b"): field "extra" is not allowed`,
     );
     const many = write('many.json', JSON.stringify([1, 2, 3].map((size) => ({ name: 'x', size }))));
-    expect(() => loadSeedFile(many, rules)).to.throw(/too many things/);
+    expect(() => things.load(many)).to.throw(/too many things/);
+  });
+
+  it('takes a non-empty array of records and says when the file is not one', () => {
+    expect(() => things.parse({ things: [] }, 'object')).to.throw(
+      'object: invalid things:\n  the file must be array',
+    );
+    expect(() => things.parse([], 'empty')).to.throw(/the file must NOT have fewer than 1 items/);
   });
 });

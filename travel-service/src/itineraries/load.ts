@@ -1,46 +1,28 @@
 import type { ErrorObject } from 'ajv';
-import {
-  compileSchema,
-  fieldProblem,
-  loadSeedFile,
-  parseSeed,
-  recordLabel,
-  type SeedRules,
-} from 'service-kit';
+import { describeRecord, fieldProblem, recordLabel, seedFile } from 'service-kit';
 import { type Destination, destinationSchema, slugify } from './destination.js';
 
-const validate = compileSchema<Destination[]>({
-  type: 'array',
-  minItems: 1,
-  items: destinationSchema,
+const destinationsFile = seedFile<Destination>({
+  what: 'destinations',
+  recordSchema: destinationSchema,
+  describe,
+  check: (destinations) => findInconsistencies(destinations),
 });
 
-const rules: SeedRules<Destination[]> = {
-  what: 'destinations',
-  validate,
-  describe: (error, data) => describe(error, data),
-  check: (destinations) => findInconsistencies(destinations),
-};
-
 /** Reads and validates the seed file; a broken file names the bad record and field. */
-export const loadDestinations = (file: string): Destination[] => loadSeedFile(file, rules);
+export const loadDestinations = destinationsFile.load;
 
 export const parseDestinations = (data: unknown, source = 'destinations'): Destination[] =>
-  parseSeed(data, source, rules);
+  destinationsFile.parse(data, source);
 
 /** "/3/activities/2/minPrice" -> record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" ... */
 function describe(error: ErrorObject, data: unknown): string {
   const [, index, field, activityIndex, activityField] = error.instancePath.split('/');
-  if (index === undefined) return `the file ${error.message}`;
+  if (field !== 'activities' || activityIndex === undefined) return describeRecord(error, data);
   const record = Array.isArray(data) ? data[Number(index)] : undefined;
-  let where = recordLabel('record', index, record);
-  let name = field;
-  if (field === 'activities' && activityIndex !== undefined) {
-    const activity = record?.activities?.[Number(activityIndex)];
-    where += `, ${recordLabel('activity', activityIndex, activity)}`;
-    name = activityField;
-  }
-  return `${where}: ${fieldProblem(error, name) ?? error.message}`;
+  const activity = record?.activities?.[Number(activityIndex)];
+  const where = `${recordLabel('record', index ?? '', record)}, ${recordLabel('activity', activityIndex, activity)}`;
+  return `${where}: ${fieldProblem(error, activityField) ?? error.message}`;
 }
 
 /** What the schema cannot say: ranges in order, names and URLs unique. */
