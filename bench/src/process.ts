@@ -26,7 +26,11 @@ export interface RunningProcess {
   exited(): boolean;
 }
 
+/** A free port on 127.0.0.1, and no line per request. */
+const ON_ANY_LOOPBACK_PORT = { PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false' };
+
 /** Starts `node <args>` in `cwd` and waits for the JSON log line that carries the URL it listens on. */
+
 export async function startProcess(
   cwd: string,
   args: string[],
@@ -35,7 +39,7 @@ export async function startProcess(
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', ...env },
+    env: { ...process.env, ...ON_ANY_LOOPBACK_PORT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -120,15 +124,7 @@ export async function refusedStart(
   const child = spawn(process.execPath, ['dist/server.js'], {
     ...user,
     cwd: join(repoRoot, name),
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_API_TOKEN: '',
-      ...env,
-    },
+    env: { ...process.env, ...ON_ANY_LOOPBACK_PORT, MONGODB_URI: '', CD_API_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -18,6 +18,17 @@ export interface RunningServer {
 /** Node runs the sources, the service's and the kit's, through tsx (one process). */
 export const NODE_FLAGS = ['--conditions=source', '--import', 'tsx'];
 
+/** The server's environment: a free port on 127.0.0.1, SQLite, open writes, no line per request, then `env`. */
+const serverEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_REQUESTS: 'false',
+  MONGODB_URI: '',
+  CD_API_TOKEN: '',
+  ...env,
+});
+
 /**
  * Starts the real server on a free port and resolves once it logs `cd-service listening`,
  * with the URL it logged. Its log is pino's: one JSON object a line, `level` and `message`
@@ -26,15 +37,7 @@ export const NODE_FLAGS = ['--conditions=source', '--import', 'tsx'];
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, [...NODE_FLAGS, 'src/server.ts'], {
     cwd: serviceRoot,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_API_TOKEN: '',
-      ...env,
-    },
+    env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -85,15 +88,7 @@ export async function refusedStart(
   const child = spawn(process.execPath, [...NODE_FLAGS, 'src/server.ts'], {
     ...user,
     cwd: serviceRoot,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_API_TOKEN: '',
-      ...env,
-    },
+    env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

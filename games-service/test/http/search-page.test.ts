@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SORT_KEYS } from '../../src/catalogue/search.js';
 import { SEARCH_PAGE_SIZE } from '../../src/routes/pages.js';
 import { seededCatalogue as catalogue, request, seededApp } from '../helpers.js';
 
@@ -45,16 +46,7 @@ describe('the search page', () => {
   });
 
   it('shows the order a URL asks for as chosen, for every sort key', async () => {
-    for (const sort of [
-      'rating',
-      '-rating',
-      'title',
-      '-title',
-      'releaseYear',
-      '-releaseYear',
-      'reviewCount',
-      '-reviewCount',
-    ]) {
+    for (const sort of SORT_KEYS) {
       const res = await request(app).get(`/search?sort=${sort}`).expect(200);
       expect(res.text, sort).to.include(`<option value="${sort}" selected>`);
     }
