@@ -29,7 +29,13 @@ import {
   validCreate,
   validUpdate,
 } from '../cd/validate.js';
-import type { CdStore, ExpectedVersions, PageSummary, VersionedCd } from '../store/store.js';
+import {
+  type CdStore,
+  type ExpectedVersions,
+  type PageSummary,
+  type VersionedCd,
+  VersionMismatch,
+} from '../store/store.js';
 import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
@@ -106,6 +112,26 @@ function expectedVersions(ctx: Context): ExpectedVersions {
   const tags = readIfMatch(ctx);
   if (tags === undefined || tags === '*') return undefined;
   return tags.filter((tag) => /^[1-9][0-9]{0,14}$/.test(tag)).map(Number);
+}
+
+/**
+ * Runs a write under the request's If-Match. A malformed header names no version, so an unknown
+ * id is still a 404 whatever it says; a CD that exists answers the header's 400, unchanged.
+ */
+async function ifMatching<T>(ctx: Context, write: (expected: ExpectedVersions) => Promise<T>) {
+  let malformed: unknown;
+  let expected: ExpectedVersions;
+  try {
+    expected = expectedVersions(ctx);
+  } catch (error) {
+    malformed = error;
+    expected = [];
+  }
+  try {
+    return await write(expected);
+  } catch (error) {
+    throw malformed !== undefined && error instanceof VersionMismatch ? malformed : error;
+  }
 }
 
 /** Sets the strong ETag of a single CD's answer; returns the CD, its body. */
@@ -258,8 +284,11 @@ export function cdOperations({
         const at = now();
         const patch = validUpdate(ctx.request.body, at);
         const { id } = ctx.state;
-        const expected = expectedVersions(ctx);
-        const updated = found(await store.update(id, changesFor(patch, at), expected), id);
+        const changes = changesFor(patch, at);
+        const updated = found(
+          await ifMatching(ctx, (expected) => store.update(id, changes, expected)),
+          id,
+        );
         sendWritten(ctx, 200, tagged(ctx, updated));
       },
     },
@@ -275,8 +304,8 @@ export function cdOperations({
       bearerAuth: true,
       use: [auth, id],
       handler: async (ctx) => {
-        const expected = expectedVersions(ctx);
-        if (!(await store.delete(ctx.state.id, expected))) throw notFound(ctx.state.id);
+        const { id } = ctx.state;
+        if (!(await ifMatching(ctx, (expected) => store.delete(id, expected)))) throw notFound(id);
         sendWritten(ctx, 204);
       },
     },

@@ -97,7 +97,7 @@ describeEachStore('conditional writes', (factory) => {
 
   it('answers 404 for an unknown CD whatever If-Match says', async () => {
     const id = randomUUID();
-    for (const ifMatch of ['"1"', '*', '"nope"', undefined]) {
+    for (const ifMatch of ['"1"', '*', '"nope"', 'not a tag', undefined]) {
       expectErrorBody(await put(id, { title: 'X' }, ifMatch).expect(404), 404);
       expectErrorBody(await del(id, ifMatch).expect(404), 404);
     }
@@ -107,7 +107,7 @@ describeEachStore('conditional writes', (factory) => {
     expectErrorBody(await del(cd.id, etag).expect(404), 404);
   });
 
-  it('answers a malformed If-Match with a 400, changing nothing', async () => {
+  it('answers a malformed If-Match on a CD that exists with a 400, changing nothing', async () => {
     const { cd } = await create({ title: 'Kept' });
     for (const ifMatch of ['1', '"1" "2"', 'W/1']) {
       const res = await put(cd.id, { title: 'Lost' }, ifMatch).expect(400);
