@@ -46,10 +46,8 @@ start-dist: build ## Start every service from the compiled JavaScript, as in pro
 
 # The test targets write no colour codes when their output is not a terminal (a CI log, a file):
 # mocha's ✔ is coloured by picocolors, which takes CI=true for a terminal but honours NO_COLOR.
-test: $(INSTALLED) ## Run the kit's and every service's tests; fails if any fails
-	@[ -t 1 ] || export NO_COLOR=1; failed=""; \
-	for p in $(PACKAGES); do echo "== $$p: tests"; (cd $$p && $(NPM) test) || failed="$$failed $$p"; done; \
-	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi; echo "All tests passed."
+test: $(INSTALLED) ## Run the kit's and every service's tests, two packages at a time (TEST_JOBS); fails if any fails
+	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-packages.sh $(PACKAGES)
 
 test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else it fails saying what to set
 	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-mongo.sh

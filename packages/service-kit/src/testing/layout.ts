@@ -137,8 +137,10 @@ export async function expectWholeCodeWords(page: Page): Promise<void> {
 export interface PageCheckOptions {
   widths?: readonly number[];
   /**
-   * Run axe too (default). Pages of one template differ only in their text: axe on one of them
-   * (it takes seconds) speaks for the rest, which still get the layout checks.
+   * Run axe too (default), at the first width only: its rules read the document, its names,
+   * roles and colours, which the width does not change, and it takes seconds a run. Pages of
+   * one template differ only in their text: axe on one of them speaks for the rest, which still
+   * get the layout checks.
    */
   accessibility?: boolean;
   /** Where to save a full-page screenshot at each width (default: `SCREENSHOT_DIR`, else none). */
@@ -147,9 +149,8 @@ export interface PageCheckOptions {
 
 /**
  * Loads the URL at each width (390 and 1280 px by default) and checks that nothing overflows
- * sideways, that no word of inline code breaks across lines and (unless told not to) that axe
- * finds no violation;
- * with a screenshot folder, saves what it saw.
+ * sideways and that no word of inline code breaks across lines; at the first width, unless told
+ * not to, that axe finds no violation. With a screenshot folder, saves what it saw.
  */
 export async function checkPageAtWidths(
   page: Page,
@@ -171,6 +172,6 @@ export async function checkPageAtWidths(
     }
     await expectNoOverflow(page);
     await expectWholeCodeWords(page);
-    if (accessibility) await expectAccessible(page);
+    if (accessibility && width === widths[0]) await expectAccessible(page);
   }
 }

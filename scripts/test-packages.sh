@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make test: each package's own tests (`npm test` in it), TEST_JOBS (default 2) packages at a
+# time: a suite spends much of its time waiting on a browser or a child process, which another
+# suite fills. Each package's output is printed whole when it ends, so the log reads one package
+# at a time. Exits 1 naming the packages that failed.
+# Usage: scripts/test-packages.sh PACKAGE...
+set -euo pipefail
+logs=$(mktemp -d)
+declare -A running=() # pid -> package
+failed=() passed=0
+stop() {
+  local pid
+  for pid in "${!running[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$logs"
+}
+trap stop EXIT
+
+log_of() { echo "$logs/${1//\//_}.log"; }
+
+# Waits for any running package to end and prints its output.
+finish_one() {
+  local pid status package
+  status=0
+  wait -n -p pid "${!running[@]}" || status=$?
+  package=${running[$pid]}
+  unset "running[$pid]"
+  echo "== $package: tests"
+  cat "$(log_of "$package")"
+  if [ "$status" = 0 ]; then passed=$((passed + 1)); else failed+=("$package"); fi
+}
+
+for package in "$@"; do
+  [ "${#running[@]}" -lt "${TEST_JOBS:-2}" ] || finish_one
+  (cd "$package" && exec npm --no-audit --no-fund --loglevel=error test) >"$(log_of "$package")" 2>&1 &
+  running[$!]=$package
+done
+while [ "${#running[@]}" -gt 0 ]; do finish_one; done
+
+if [ "${#failed[@]}" -gt 0 ]; then echo "FAILED: ${failed[*]}"; exit 1; fi
+[ "$passed" = "$#" ] || { echo "FAILED: $passed of $# packages ran"; exit 1; }
+echo "All tests passed."
