@@ -13,10 +13,10 @@ NPM := npm --no-audit --no-fund --loglevel=error
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/
-	@for p in $(PACKAGES) bench; do echo "== $$p: npm ci"; \
-	  [ "$$p" = cd-service ] && echo "   (cd-service compiles SQLite's driver from source: about a minute on 2 cores, the first time)"; \
-	  (cd $$p && $(NPM) ci) || exit 1; done
+# cd-service first: it compiles SQLite's driver from source (about a minute, on one core) while
+# the others install beside it.
+install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/, two at a time
+	@bash scripts/in-packages.sh "npm ci" "$(NPM) ci" cd-service $(filter-out cd-service,$(PACKAGES)) bench
 
 # Installs a package only when its lock file is newer than its node_modules.
 %/node_modules/.package-lock.json: %/package-lock.json
@@ -46,8 +46,8 @@ start-dist: build ## Start every service from the compiled JavaScript, as in pro
 
 # The test targets write no colour codes when their output is not a terminal (a CI log, a file):
 # mocha's ✔ is coloured by picocolors, which takes CI=true for a terminal but honours NO_COLOR.
-test: $(INSTALLED) ## Run the kit's and every service's tests, two packages at a time (TEST_JOBS); fails if any fails
-	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-packages.sh $(PACKAGES)
+test: $(INSTALLED) ## Run the kit's and every service's tests, two packages at a time (JOBS); fails if any fails
+	@[ -t 1 ] || export NO_COLOR=1; bash scripts/in-packages.sh tests "$(NPM) test" $(PACKAGES)
 
 test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else it fails saying what to set
 	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-mongo.sh

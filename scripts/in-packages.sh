@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# make test: each package's own tests (`npm test` in it), TEST_JOBS (default 2) packages at a
-# time: a suite spends much of its time waiting on a browser or a child process, which another
-# suite fills. Each package's output is printed whole when it ends, so the log reads one package
-# at a time. Exits 1 naming the packages that failed.
-# Usage: scripts/test-packages.sh PACKAGE...
+# Runs one command in each package, JOBS (default 2) packages at a time: `make install` (one
+# package compiles SQLite's driver on one core while the others install) and `make test` (a suite
+# spends much of its time waiting on a browser or a child process, which another suite fills).
+# Each package's output is printed whole when it ends, so the log reads one package at a time.
+# Exits 1 naming the packages that failed, or if any did not run.
+# Usage: scripts/in-packages.sh WHAT 'COMMAND' PACKAGE...   (WHAT names the step in the log)
 set -euo pipefail
+what=$1 command=$2
+shift 2
 logs=$(mktemp -d)
 declare -A running=() # pid -> package
 failed=() passed=0
@@ -24,18 +27,18 @@ finish_one() {
   wait -n -p pid "${!running[@]}" || status=$?
   package=${running[$pid]}
   unset "running[$pid]"
-  echo "== $package: tests"
+  echo "== $package: $what"
   cat "$(log_of "$package")"
   if [ "$status" = 0 ]; then passed=$((passed + 1)); else failed+=("$package"); fi
 }
 
 for package in "$@"; do
-  [ "${#running[@]}" -lt "${TEST_JOBS:-2}" ] || finish_one
-  (cd "$package" && exec npm --no-audit --no-fund --loglevel=error test) >"$(log_of "$package")" 2>&1 &
+  [ "${#running[@]}" -lt "${JOBS:-2}" ] || finish_one
+  (cd "$package" && exec sh -c "$command") >"$(log_of "$package")" 2>&1 &
   running[$!]=$package
 done
 while [ "${#running[@]}" -gt 0 ]; do finish_one; done
 
 if [ "${#failed[@]}" -gt 0 ]; then echo "FAILED: ${failed[*]}"; exit 1; fi
 [ "$passed" = "$#" ] || { echo "FAILED: $passed of $# packages ran"; exit 1; }
-echo "All tests passed."
+echo "$what: all $# packages passed."
