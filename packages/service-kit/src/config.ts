@@ -1,3 +1,4 @@
+// Hand-written: env-schema makes a second ajv instance on import and needs coerceTypes and removeAdditional, which the kit's one instance cannot take (they change how bodies and queries are judged).
 /** Settings every service reads from its environment. */
 export interface ServerConfig {
   port: number;
