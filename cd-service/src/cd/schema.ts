@@ -1,7 +1,10 @@
 /**
  * The one definition of a CD. Everything else is derived from FIELDS: the ajv schemas
  * (validate.ts), the list query schema, the SQLite table (store/sqlite-schema.ts), the
- * Mongoose schema (store/mongo-schema.ts) and the public shape of a record (toCd).
+ * Mongoose schema (store/mongo-schema.ts, its types taken from the record's JSON Schema) and
+ * the public shape of a record (toCd). The rules (text, lengths, years) live in the JSON
+ * Schema alone, judged by ajv before any store is called; the table and the Mongoose schema
+ * hold the shape (types, required, keys, indexes).
  */
 
 export const MAX_TEXT_LENGTH = 200;

@@ -1,6 +1,7 @@
-import { Document, Query, Schema, type SchemaDefinition } from 'mongoose';
+import { Schema, type SchemaDefinition } from 'mongoose';
 import type { Condition, ListQuery } from '../cd/query.js';
-import { FIELD_NAMES, FIELDS, FILTERS, maxYear } from '../cd/schema.js';
+import { FIELD_NAMES, FILTERS } from '../cd/schema.js';
+import { cdRecordSchema } from '../cd/validate.js';
 import { LIST_INDEXES } from './sqlite-schema.js';
 
 /** The MongoDB mapping of the one CD definition: the Mongoose schema and the list query. */
@@ -18,68 +19,31 @@ export function path(name: string): string {
   return name === 'id' ? '_id' : name;
 }
 
-/** The length of a text as ajv and SQLite count it: in code points, not UTF-16 units. */
-const codePoints = (text: string) => [...text].length;
+/** The Mongoose type of each JSON Schema type a CD field has. */
+const MONGOOSE_TYPES = { string: String, integer: Number } as const;
+
+/** A path every document has; its message follows the API's field messages. */
+const required = (type: StringConstructor | NumberConstructor | DateConstructor) => ({
+  type,
+  required: [true, 'is required'] as [true, string],
+});
 
 /**
- * The moment of the write being validated: the record's updatedAt, which the service set from
- * the very clock reading (`now`) that its ajv check used. A document carries it; an update
- * sets it. Undefined when the write does not say.
- */
-function writeTime(context: unknown): Date | undefined {
-  let at: unknown;
-  if (context instanceof Query) {
-    const update = context.getUpdate() as { $set?: { updatedAt?: unknown }; updatedAt?: unknown };
-    at = update?.$set?.updatedAt ?? update?.updatedAt;
-  } else if (context instanceof Document) {
-    at = context.get('updatedAt');
-  }
-  const date = at instanceof Date ? at : typeof at === 'string' ? new Date(at) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date : undefined;
-}
-
-/**
- * The Mongoose schema derived from FIELDS, as the ajv schemas are (cd/validate.ts): ajv is the
- * judge of input, and this schema, a last guard of the stored shape, never refuses what ajv
- * accepted. Text lengths count code points as ajv does; the latest release year is that of
- * the write's own timestamp, so of the same clock reading as ajv's bound. Unknown paths are
- * refused, not dropped.
+ * The Mongoose schema of a stored CD: the shape only, the fields' types taken from the record's
+ * JSON Schema (cd/validate.ts). The rules (lengths, text, years) are that JSON Schema's, judged
+ * by ajv before any store is called; strings arrive trimmed by it. Unknown paths are refused,
+ * not dropped.
  */
 export function cdMongooseSchema(): Schema {
-  const definition: SchemaDefinition = { _id: { type: String, required: true } };
+  const definition: SchemaDefinition = { _id: required(String) };
+  const fieldSchemas = cdRecordSchema.properties as Record<string, { type: string }>;
   for (const name of FIELD_NAMES) {
-    const spec = FIELDS[name];
-    definition[name] =
-      spec.kind === 'text'
-        ? {
-            type: String,
-            required: true,
-            trim: true,
-            validate: {
-              validator: (text: string) =>
-                codePoints(text) >= 1 && codePoints(text) <= spec.maxLength,
-              message: `must be a non-empty string of at most ${spec.maxLength} characters`,
-            },
-          }
-        : {
-            type: Number,
-            required: true,
-            validate: {
-              validator: function (this: unknown, year: number) {
-                const at = writeTime(this);
-                return (
-                  Number.isInteger(year) &&
-                  year >= spec.minimum &&
-                  (at === undefined || year <= maxYear(at))
-                );
-              },
-              message: `must be an integer from ${spec.minimum} to the year after the write`,
-            },
-          };
+    const type = fieldSchemas[name]?.type as keyof typeof MONGOOSE_TYPES;
+    definition[name] = required(MONGOOSE_TYPES[type]);
   }
-  for (const { key } of FILTERS) definition[key] = { type: String, required: true };
-  definition.createdAt = { type: Date, required: true };
-  definition.updatedAt = { type: Date, required: true };
+  for (const { key } of FILTERS) definition[key] = required(String);
+  definition.createdAt = required(Date);
+  definition.updatedAt = required(Date);
   // A new document's version: 1.
   definition[VERSION_PATH] = { type: Number, default: 1, min: 1 };
 

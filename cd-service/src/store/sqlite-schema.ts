@@ -5,7 +5,7 @@ import {
   type ListQuery,
   orderFor,
 } from '../cd/query.js';
-import { FIELD_NAMES, FIELDS, FILTERS, SORT_FIELDS } from '../cd/schema.js';
+import { FIELD_NAMES, FIELDS, FILTERS, type FieldName, SORT_FIELDS } from '../cd/schema.js';
 
 /** The SQLite mapping of the one CD definition: table, indexes and queries are derived here. */
 
@@ -30,15 +30,14 @@ export const CD_COLUMNS = ['id', ...FIELD_NAMES, 'createdAt', 'updatedAt']
   .map((name) => (column(name) === name ? name : `${column(name)} AS ${name}`))
   .join(', ');
 
+/**
+ * A column's type and NOT NULL: the table holds the shape, the rules are the JSON Schema's
+ * (cd/validate.ts), judged before any store is called.
+ */
 function columnDefinition(name: string): string {
   const col = column(name);
   if (name === 'id') return `${col} TEXT PRIMARY KEY NOT NULL`;
-  const spec = FIELDS[name as keyof typeof FIELDS];
-  if (spec?.kind === 'text') {
-    return `${col} TEXT NOT NULL CHECK (length(${col}) BETWEEN 1 AND ${spec.maxLength})`;
-  }
-  if (spec?.kind === 'year') return `${col} INTEGER NOT NULL CHECK (${col} >= ${spec.minimum})`;
-  return `${col} TEXT NOT NULL`;
+  return `${col} ${FIELDS[name as FieldName]?.kind === 'year' ? 'INTEGER' : 'TEXT'} NOT NULL`;
 }
 
 /** The indexes of the first schema versions (see LIST_INDEXES), as they were made then. */

@@ -238,6 +238,7 @@ function checkTables(db: Database.Database, file: string): void {
       `${file} is not a cd-service database (it holds the tables ${foreign.join(', ')}); refusing to use or change it`,
     );
   }
+  // Columns by name only: a table made with the text and year CHECKs of earlier versions is kept as it is (dropping them means rebuilding the table, minutes at 1,000,000 CDs; ajv judges every write first).
   for (const name of tables) {
     const columns = (db.pragma(`table_info(${name})`) as { name: string }[]).map((c) => c.name);
     const wanted = expected[name] ?? [];

@@ -64,21 +64,18 @@ if (mongoFactory) {
 
     it('is a 400 with details, never a 500, and stores nothing', async () => {
       const { store } = handle;
-      // Writes that ajv never lets through, forced past it to reach the Mongoose schema.
+      // Writes of another shape, which ajv never lets through, forced past it to the schema.
       const forced: CdStore = {
         ...store,
-        insert: (record) => store.insert({ ...record, releaseYear: 1500 }),
-        update: (id, changes) => store.update(id, { ...changes, title: 'x'.repeat(201) }),
+        insert: (record) => store.insert({ ...record, releaseYear: 'soon' as never }),
+        update: (id, changes) => store.update(id, { ...changes, title: null as never }),
       };
       const logger = captureLogger();
       const app = createApp({ store: forced, logger }).callback();
       const created = await request(app).post('/cds').send(makeCdInput());
       expectErrorBody(created, 400);
       expect(created.body.details).to.deep.equal([
-        {
-          field: 'releaseYear',
-          message: 'must be an integer from 1800 to the year after the write',
-        },
+        { field: 'releaseYear', message: 'must be a number' },
       ]);
       expect(await store.count()).to.equal(0);
 
@@ -86,9 +83,7 @@ if (mongoFactory) {
       const cd = (await request(kept).post('/cds').send(makeCdInput()).expect(201)).body;
       const updated = await request(app).put(`/cds/${cd.id}`).send({ genre: 'Jazz' });
       expectErrorBody(updated, 400);
-      expect(updated.body.details).to.deep.equal([
-        { field: 'title', message: 'must be a non-empty string of at most 200 characters' },
-      ]);
+      expect(updated.body.details).to.deep.equal([{ field: 'title', message: 'is required' }]);
       expect((await request(kept).get(`/cds/${cd.id}`).expect(200)).body).to.deep.equal(cd);
       expect(logger.lines.filter((line) => line.level === 'error')).to.deep.equal([]);
     });

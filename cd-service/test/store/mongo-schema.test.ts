@@ -38,42 +38,22 @@ describe('Mongoose schema (no server)', () => {
     expect((model.get('createdAt') as Date).toISOString()).to.equal(doc.createdAt);
   });
 
-  it('rejects missing, empty and too long text', async () => {
+  it('holds the shape: each field required, of its type', async () => {
     expect(await rejects(validDoc({ title: undefined }))).to.deep.equal(['title']);
-    expect(await rejects(validDoc({ artist: '' }))).to.deep.equal(['artist']);
-    expect(await rejects(validDoc({ genre: '   ' }))).to.deep.equal(['genre']);
-    expect(await rejects(validDoc({ title: 'x'.repeat(201) }))).to.deep.equal(['title']);
-  });
-
-  it('rejects release years out of range or not integers', async () => {
-    expect(await rejects(validDoc({ releaseYear: 1799 }))).to.deep.equal(['releaseYear']);
-    expect(await rejects(validDoc({ releaseYear: maxYear() + 1 }))).to.deep.equal(['releaseYear']);
-    expect(await rejects(validDoc({ releaseYear: 2000.5 }))).to.deep.equal(['releaseYear']);
     expect(await rejects(validDoc({ releaseYear: 'soon' }))).to.deep.equal(['releaseYear']);
-    expect(await rejects(validDoc({ releaseYear: maxYear() }))).to.deep.equal([]);
   });
 
-  it("bounds the year by the write's own timestamp, the clock reading ajv used", async () => {
-    const at = '2030-06-15T12:00:00.000Z';
-    const written = (releaseYear: number) =>
-      validDoc({ releaseYear, createdAt: at, updatedAt: at });
-    expect(await rejects(written(2031))).to.deep.equal([]);
-    expect(await rejects(written(2032))).to.deep.equal(['releaseYear']);
-    const old = '1990-01-01T00:00:00.000Z';
-    expect(
-      await rejects(validDoc({ releaseYear: 1991, createdAt: old, updatedAt: old })),
-    ).to.deep.equal([]);
-    expect(
-      await rejects(validDoc({ releaseYear: 1992, createdAt: old, updatedAt: old })),
-    ).to.deep.equal(['releaseYear']);
-  });
-
-  it('counts text in code points, as ajv and SQLite do', async () => {
-    const clef = '\u{1D11E}'; // two UTF-16 units
-    expect(await rejects(validDoc({ title: clef.repeat(MAX_TEXT_LENGTH) }))).to.deep.equal([]);
-    expect(await rejects(validDoc({ title: clef.repeat(MAX_TEXT_LENGTH + 1) }))).to.deep.equal([
-      'title',
-    ]);
+  it('leaves the rules to the JSON Schema: no lengths, years or trimming of its own', async () => {
+    const schema = cdMongooseSchema();
+    for (const name of ['title', 'artist', 'genre', 'releaseYear']) {
+      const types = schema.path(name).validators.map((validator) => validator.type);
+      expect(types, name).to.deep.equal(['required']);
+    }
+    // What ajv would refuse is no business of this schema: it is never called with it.
+    expect(await rejects(validDoc({ title: 'x'.repeat(201), releaseYear: 1700 }))).to.deep.equal(
+      [],
+    );
+    expect(new Model(validDoc({ title: ' spaced ' })).get('title')).to.equal(' spaced ');
   });
 
   it('never refuses what ajv accepted, on any clock (property)', async () => {

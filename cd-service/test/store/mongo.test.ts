@@ -53,11 +53,6 @@ if (mongoFactory) {
       expect(await store.get(created.cd.id)).to.deep.equal(created);
       const updated = await store.update(created.cd.id, changesFor({ releaseYear: 2031 }, later));
       expect(updated?.cd.releaseYear).to.equal(2031);
-      const early = new Date('2001-12-31T23:59:59.999Z');
-      await store.insert(record({ releaseYear: 2002 }, early));
-      expectRefused(await failure(store.insert(record({ releaseYear: 2003 }, early))), [
-        'releaseYear',
-      ]);
     });
 
     it('counts text in code points as ajv does: 200 characters beyond the BMP fit', async () => {
@@ -68,9 +63,9 @@ if (mongoFactory) {
       expect(updated?.cd.genre).to.equal(long);
     });
 
-    it('answers a write its schema refuses with a 400 naming the fields, storing nothing', async () => {
+    it('answers a write of another shape with a 400 naming the fields, storing nothing', async () => {
       expectRefused(
-        await failure(store.insert(record({ releaseYear: 1700, title: 'x'.repeat(201) }))),
+        await failure(store.insert(record({ releaseYear: 'soon' as never, title: undefined }))),
         ['releaseYear', 'title'],
       );
       expect(await store.count()).to.equal(0);

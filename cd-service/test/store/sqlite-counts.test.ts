@@ -9,6 +9,7 @@ import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
 import type { CdStore } from '../../src/store/store.js';
 import { folderEachTest } from '../fixtures.js';
 import { makeCdInput } from '../helpers.js';
+import { VERSION_0_SCHEMA } from './earlier-schemas.js';
 
 const T0 = new Date('2024-01-02T03:04:05.678Z');
 
@@ -125,7 +126,7 @@ describe('SQLite store: counts kept in the database', () => {
     const { add } = write(store, model);
     const kept = await add({ artist: 'A', genre: 'Rock' });
     const refused = newRecord(makeCdInput({ genre: 'Rock' }), randomUUID(), T0);
-    refused.title = '';
+    refused.title = null as never;
     const duplicate = newRecord(makeCdInput({ genre: 'Rock' }), kept.id, T0);
     const failures = await Promise.allSettled([store.insert(refused), store.insert(duplicate)]);
     expect(failures.map((f) => f.status)).to.deep.equal(['rejected', 'rejected']);
@@ -209,24 +210,3 @@ describe('SQLite store: counts kept in the database', () => {
     expect(await store.count()).to.equal(0);
   });
 });
-
-/** The schema cd-service gave its database before it kept counts (schema version 0). */
-const VERSION_0_SCHEMA = `
-CREATE TABLE IF NOT EXISTS cds (
-  id TEXT PRIMARY KEY NOT NULL,
-  title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 200),
-  artist TEXT NOT NULL CHECK (length(artist) BETWEEN 1 AND 200),
-  genre TEXT NOT NULL CHECK (length(genre) BETWEEN 1 AND 200),
-  release_year INTEGER NOT NULL CHECK (release_year >= 1800),
-  artist_key TEXT NOT NULL,
-  genre_key TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS cds_title_id ON cds (title, id);
-CREATE INDEX IF NOT EXISTS cds_artist_key_title_id ON cds (artist_key, title, id);
-CREATE INDEX IF NOT EXISTS cds_genre_key_title_id ON cds (genre_key, title, id);
-CREATE INDEX IF NOT EXISTS cds_artist_title_id ON cds (artist, title, id);
-CREATE INDEX IF NOT EXISTS cds_release_year_title_id ON cds (release_year, title, id);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;
-`;

@@ -174,9 +174,9 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const store = openSqliteStore(folder.file);
     folder.closeAfter(() => store.close());
     const bad = makeRecord();
-    bad.title = '';
+    bad.title = null as never;
     const error = await rejection(store.insert(bad));
     expect(error).not.to.be.instanceOf(ServiceUnavailable);
-    expect(String(error)).to.match(/CHECK constraint failed/);
+    expect(String(error)).to.match(/NOT NULL constraint failed/);
   });
 });

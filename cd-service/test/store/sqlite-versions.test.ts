@@ -12,6 +12,7 @@ import {
 } from '../../src/store/sqlite-schema.js';
 import { VersionMismatch } from '../../src/store/store.js';
 import { makeCdInput, tempDir } from '../helpers.js';
+import { VERSION_0_SCHEMA } from './earlier-schemas.js';
 
 const T0 = new Date('2024-01-02T03:04:05.678Z');
 
@@ -27,6 +28,7 @@ describe('SQLite store: CD versions in a database of before them', () => {
   /** A database as cd-service wrote it at schema version 1: its CDs have no version column. */
   function versionOneDatabase(count: number): string[] {
     const db = new Database(file);
+    db.exec(VERSION_0_SCHEMA);
     db.exec(MIGRATIONS[0] as string);
     db.pragma('user_version = 1');
     const columns = RECORD_PROPERTIES.map(column);
@@ -76,5 +78,61 @@ describe('SQLite store: CD versions in a database of before them', () => {
     const again = openSqliteStore(file);
     expect((await again.get(ids[0] as string))?.version).to.equal(2);
     await again.close();
+  });
+});
+
+describe('SQLite store: a table made with the rules restated as CHECKs', () => {
+  let folder: ReturnType<typeof tempDir>;
+  let file: string;
+  beforeEach(() => {
+    folder = tempDir();
+    file = join(folder.dir, 'cds.sqlite');
+  });
+  afterEach(() => folder.remove());
+
+  const tableSql = () => {
+    const db = new Database(file, { readonly: true });
+    const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'cds'").pluck().get();
+    db.close();
+    return String(sql);
+  };
+
+  it('a new database holds the shape only: types and NOT NULL, no text or year CHECKs', async () => {
+    await openSqliteStore(file).close();
+    expect(tableSql()).to.include('title TEXT NOT NULL,');
+    expect(tableSql()).to.include('release_year INTEGER NOT NULL,');
+    expect(tableSql()).not.to.match(/length\(|release_year >=/);
+  });
+
+  it('a database of the current version made with them opens as it is, its CDs kept, and takes writes', async () => {
+    const db = new Database(file);
+    db.exec(VERSION_0_SCHEMA);
+    for (const step of MIGRATIONS) db.exec(step);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const columns = RECORD_PROPERTIES.map(column);
+    const old = newRecord(makeCdInput({ title: 'Kept' }), randomUUID(), T0);
+    db.prepare(
+      `INSERT INTO cds (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    ).run(RECORD_PROPERTIES.map((name) => old[name]));
+    db.close();
+    const made = tableSql();
+    expect(made).to.include('CHECK (length(title) BETWEEN 1 AND 200)');
+
+    const store = openSqliteStore(file);
+    try {
+      expect((await store.get(old.id))?.cd.title).to.equal('Kept');
+      const created = await store.insert(
+        newRecord(makeCdInput({ title: 'x'.repeat(200) }), randomUUID(), T0),
+      );
+      expect(created.version).to.equal(1);
+      const changed = await store.update(old.id, changesFor({ genre: 'Jazz' }, T0), [1]);
+      expect(changed?.cd.genre).to.equal('Jazz');
+      expect(await store.delete(created.cd.id, [1])).to.equal(true);
+      expect(await store.count()).to.equal(1);
+    } finally {
+      await store.close();
+    }
+    // Used as it is: no rebuild, no step run.
+    expect(tableSql()).to.equal(made);
   });
 });

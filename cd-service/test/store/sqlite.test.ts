@@ -182,16 +182,16 @@ describe('SQLite store: the file', () => {
     }
   });
 
-  it('refuses what breaks the schema even past the service (CHECK constraints)', async () => {
+  it('refuses a record of another shape even past the service (NOT NULL)', async () => {
     const file = join(folder.dir, 'cds.sqlite');
     const store = openSqliteStore(file);
     const bad = newRecord(makeCdInput(), randomUUID(), new Date());
-    bad.title = '';
+    bad.title = null as never;
     let failure: unknown;
     await store.insert(bad).catch((error) => {
       failure = error;
     });
-    expect(String(failure)).to.match(/CHECK constraint failed/);
+    expect(String(failure)).to.match(/NOT NULL constraint failed: cds.title/);
     expect(await store.count()).to.equal(0);
     await store.close();
   });
