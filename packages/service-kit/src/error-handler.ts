@@ -5,6 +5,7 @@ import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
 import type { SecurityHeaders } from './security-headers.js';
+import { dropUnreadBody } from './unread-body.js';
 
 /** Headers of the failed answer that do not apply to its error. */
 const DISCARDED_ON_ERROR = [
@@ -59,8 +60,9 @@ export function errorHandler({
     ctx.status = body.status;
     setHeaders(ctx);
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
-    // A body not read yet stays unread: Node would otherwise read all of it to reuse the connection.
-    if (!ctx.req.complete) ctx.set('Connection', 'close');
+    // A body left unread is dropped within bounds, so that closing cannot reset the answer away;
+    // beyond them it stays unread (Node would read all of it to reuse the connection).
+    if (!(await dropUnreadBody(ctx.req))) ctx.set('Connection', 'close');
     if (renderPage && !isApi(ctx)) {
       try {
         ctx.body = await renderPage(ctx, body);

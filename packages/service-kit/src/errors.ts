@@ -72,6 +72,3 @@ export class ServiceUnavailable extends createError.ServiceUnavailable {
     this.headers = { 'Retry-After': String(retryAfterSeconds) };
   }
 }
-
-/** The rest of a body that will not be read: the connection cannot be reused. */
-export const CLOSE_CONNECTION = { headers: { Connection: 'close' } };

@@ -4,7 +4,7 @@ import createError from 'http-errors';
 import inflate from 'inflation';
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { BadRequest, CLOSE_CONNECTION } from './errors.js';
+import { BadRequest } from './errors.js';
 
 // inflation's README documents the `encoding` option; its types name it `gzip`.
 declare module 'inflation' {
@@ -69,18 +69,14 @@ export function jsonBody(limit = '100kb'): Middleware {
     } catch (error) {
       const { status, message } = error as { status?: unknown; message: string };
       if (status === 413) {
-        throw createError(413, `The body is larger than ${limit}`, CLOSE_CONNECTION);
+        throw createError(413, `The body is larger than ${limit}`);
       }
       if (status === 400) throw new BadRequest(`The body is not valid JSON: ${message}`);
       if (status === 415) throw createError(415, `The body cannot be read: ${message}`);
       const encoding = ctx.get('Content-Encoding');
       // zlib's own errors (a broken or truncated gzip, deflate or br body) carry no status.
       if (status === undefined && encoding !== '') {
-        throw createError(
-          400,
-          `The body is not valid ${encoding} data: ${message}`,
-          CLOSE_CONNECTION,
-        );
+        throw createError(400, `The body is not valid ${encoding} data: ${message}`);
       }
       throw error;
     }

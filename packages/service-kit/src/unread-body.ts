@@ -1,0 +1,37 @@
+// By hand: no maintained library drops a request body an error answer left unread, within bounds (what nginx calls a lingering close).
+import type { IncomingMessage } from 'node:http';
+
+/** How much of a body left unread an error answer drops before it is sent, at most. */
+const DROP_BYTES = 4 * 1024 * 1024;
+const DROP_MS = 1000;
+
+/**
+ * Reads and drops what a handler left unread of a request body, within 4 MiB and 1 s, and
+ * resolves whether the body ended: the connection can then carry the next request. A connection
+ * closed with unread bytes makes the kernel send a reset, which can destroy an answer the client
+ * has not read yet; a body beyond the bounds is not read, and its connection must close.
+ */
+export function dropUnreadBody(req: IncomingMessage): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  if (req.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > DROP_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onGone = () => finish(false);
+    const timer = setTimeout(onGone, DROP_MS);
+    function finish(ended: boolean) {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      if (!ended) req.pause();
+      resolve(ended);
+    }
+    // A body parser that stopped (a body over its limit) may still pipe it into a decompressor.
+    req.unpipe();
+    req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+    req.resume();
+  });
+}
