@@ -87,7 +87,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   // A failure after the answer has started (a client gone in the middle of a streamed body)
   // reaches Koa's 'error' event, not the error middleware; Koa would print its stack to stderr.
   app.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    if (CLIENT_GONE.has(error.code ?? '')) {
       logger.debug({ err: error }, 'the client left before the answer was sent');
     } else logger.error({ err: error }, 'the answer failed after it started');
   });
@@ -146,6 +146,9 @@ export function createPagesApp(
     metrics,
   });
 }
+
+/** Errors of an answer whose client went away in the middle of it (a probe that timed out too). */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 
 /** The registry of GET /metrics, if any (see ServiceAppOptions.metrics). */
 function metricsRegistry({ metrics = true, service }: ServiceAppOptions): Registry | undefined {
