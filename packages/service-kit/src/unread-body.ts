@@ -9,11 +9,15 @@ const DROP_MS = 1000;
  * Reads and drops what a handler left unread of a request body, within 4 MiB and 1 s, and
  * resolves whether the body ended: the connection can then carry the next request. A connection
  * closed with unread bytes makes the kernel send a reset, which can destroy an answer the client
- * has not read yet; a body beyond the bounds is not read, and its connection must close.
+ * has not read yet; a body declared larger is not read, one that goes beyond the bounds is read
+ * no further, and either connection must close.
  */
 export function dropUnreadBody(req: IncomingMessage): Promise<boolean> {
   if (req.complete) return Promise.resolve(true);
-  if (req.destroyed) return Promise.resolve(false);
+  // A body declared larger than the bound is not read at all.
+  if (req.destroyed || Number(req.headers['content-length']) > DROP_BYTES) {
+    return Promise.resolve(false);
+  }
   return new Promise((resolve) => {
     let dropped = 0;
     const onData = (chunk: Buffer) => {
