@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { changesFor, newRecord } from '../../src/cd/records.js';
@@ -11,23 +10,18 @@ import {
   SCHEMA_VERSION,
 } from '../../src/store/sqlite-schema.js';
 import { VersionMismatch } from '../../src/store/store.js';
-import { makeCdInput, tempDir } from '../helpers.js';
+import { folderEachTest } from '../fixtures.js';
+import { makeCdInput } from '../helpers.js';
 import { VERSION_0_SCHEMA } from './earlier-schemas.js';
 
 const T0 = new Date('2024-01-02T03:04:05.678Z');
 
 describe('SQLite store: CD versions in a database of before them', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(() => folder.remove());
+  const folder = folderEachTest();
 
   /** A database as cd-service wrote it at schema version 1: its CDs have no version column. */
   function versionOneDatabase(count: number): string[] {
-    const db = new Database(file);
+    const db = new Database(folder.file);
     db.exec(VERSION_0_SCHEMA);
     db.exec(MIGRATIONS[0] as string);
     db.pragma('user_version = 1');
@@ -49,7 +43,7 @@ describe('SQLite store: CD versions in a database of before them', () => {
 
   it('migrates it once at start: every CD at version 1, then kept and checked by writes', async () => {
     const ids = versionOneDatabase(3);
-    const store = openSqliteStore(file);
+    const store = openSqliteStore(folder.file);
     try {
       for (const id of ids) expect((await store.get(id))?.version).to.equal(1);
       const [first, second] = ids as [string, string];
@@ -66,7 +60,7 @@ describe('SQLite store: CD versions in a database of before them', () => {
     } finally {
       await store.close();
     }
-    const check = new Database(file, { readonly: true });
+    const check = new Database(folder.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
     const versions = check.prepare('SELECT title, version FROM cds ORDER BY title').all();
     check.close();
@@ -75,37 +69,31 @@ describe('SQLite store: CD versions in a database of before them', () => {
       { title: 'Old 2', version: 1 },
     ]);
     // Opened again, the migrated file is used as it is.
-    const again = openSqliteStore(file);
+    const again = openSqliteStore(folder.file);
     expect((await again.get(ids[0] as string))?.version).to.equal(2);
     await again.close();
   });
 });
 
 describe('SQLite store: a table made with the rules restated as CHECKs', () => {
-  let folder: ReturnType<typeof tempDir>;
-  let file: string;
-  beforeEach(() => {
-    folder = tempDir();
-    file = join(folder.dir, 'cds.sqlite');
-  });
-  afterEach(() => folder.remove());
+  const folder = folderEachTest();
 
   const tableSql = () => {
-    const db = new Database(file, { readonly: true });
+    const db = new Database(folder.file, { readonly: true });
     const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'cds'").pluck().get();
     db.close();
     return String(sql);
   };
 
   it('a new database holds the shape only: types and NOT NULL, no text or year CHECKs', async () => {
-    await openSqliteStore(file).close();
+    await openSqliteStore(folder.file).close();
     expect(tableSql()).to.include('title TEXT NOT NULL,');
     expect(tableSql()).to.include('release_year INTEGER NOT NULL,');
     expect(tableSql()).not.to.match(/length\(|release_year >=/);
   });
 
   it('a database of the current version made with them opens as it is, its CDs kept, and takes writes', async () => {
-    const db = new Database(file);
+    const db = new Database(folder.file);
     db.exec(VERSION_0_SCHEMA);
     for (const step of MIGRATIONS) db.exec(step);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -118,7 +106,7 @@ describe('SQLite store: a table made with the rules restated as CHECKs', () => {
     const made = tableSql();
     expect(made).to.include('CHECK (length(title) BETWEEN 1 AND 200)');
 
-    const store = openSqliteStore(file);
+    const store = openSqliteStore(folder.file);
     try {
       expect((await store.get(old.id))?.cd.title).to.equal('Kept');
       const created = await store.insert(
