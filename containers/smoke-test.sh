@@ -115,9 +115,9 @@ for name in "${IMAGES[@]}"; do
 done
 build_pid=()
 
-passed=0 failed=0
+passed=0 failed=0 failures=()
 ok() { passed=$((passed + 1)); log "ok   $*"; }
-fail() { failed=$((failed + 1)); log "FAIL $*"; }
+fail() { failed=$((failed + 1)); failures+=("$*"); log "FAIL $*"; }
 
 # ---- 2. the SQLite stack, as `make up-sqlite` starts it
 phase "the SQLite stack: containers/stack.sh up-sqlite"
@@ -408,10 +408,14 @@ if [ -n "$new" ] && [ "$(address_of "$new")" = "$old_address" ]; then
 elif [ -n "$new" ]; then
   started_ms=$(date -d "$(docker inspect --format '{{.State.StartedAt}}' "$new")" +%s%3N)
   if wait_edge_ready 30 "$new"; then
-    elapsed=$(( $(now_ms) - started_ms ))
-    if [ "$elapsed" -le 10000 ]; then
-      ok "a recreated replica (was $old_address, now $(address_of "$new")) is in the edge's rotation $elapsed ms after it started (at most 10000)"
-    else fail "a recreated replica (was $old_address, now $(address_of "$new")) is in the edge's rotation only $elapsed ms after it started (at most 10000)"; fi
+    # When it went UP, from the edge's own record (seconds since its last change), not from
+    # this loop's polls, which a loaded machine slows; and when its process began to listen.
+    up_ms=$(( $(now_ms) - 1000 * $(edge_servers | awk -v a="$(address_of "$new"):" '$1 == "games" && index($2, a) == 1 { print $4 }') ))
+    listening_ms=$(date -d "$(docker logs "$new" 2>&1 | sed -nE 's/.*"time":"([^"]+)".*"message":"games-service listening".*/\1/p' | head -1)" +%s%3N)
+    found=$((up_ms - listening_ms))
+    what="a recreated replica (was $old_address, now $(address_of "$new")) is in the edge's rotation $((up_ms - started_ms)) ms after its container started, $found ms after it listened"
+    # The edge's part is bounded: a machine loaded by other work only delays the process's start.
+    if [ "$found" -le 10000 ]; then ok "$what (at most 10000)"; else fail "$what (more than 10000)"; fi
   else fail "a recreated replica ($(address_of "$new")) is not in the edge's rotation 30 s after compose up"; fi
 else fail "no new games replica after removing one"; fi
 docker rm -f "$placeholder" >/dev/null
@@ -476,4 +480,6 @@ echo "smoke: time per phase"
 printf '  %s\n' "${timings[@]}"
 printf '  %4d s  in all\n' "$((SECONDS - t0))"
 echo "smoke: $passed passed, $failed failed"
+# Repeated last, where a CI log's tail shows them.
+[ "$failed" -eq 0 ] || printf '  FAIL %s\n' "${failures[@]}"
 [ "$failed" -eq 0 ]

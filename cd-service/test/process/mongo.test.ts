@@ -115,9 +115,10 @@ describe('the real server process on MongoDB', function () {
     expect(retries[0]).to.include({ level: 'warn', hosts: `127.0.0.1:${port}`, attempt: 1 });
     // Each attempt waits up to 3 s for a server (the time left, at the end), then the delay
     // before the next one doubles: 0-3 s, 250 ms, 3.25-6.25 s, 500 ms, 6.75-7 s, then it gives up.
+    // A delay is cut to the time left, which a loaded machine makes shorter than 500 ms.
     const delays = retries.map((line) => Number(line.retryInMs));
     expect(delays[0]).to.equal(250);
-    expect(delays[1]).to.equal(500);
+    expect(delays[1]).to.be.within(1, 500);
     const failure = server.logs.find((line) => line.message === 'cd-service cannot start');
     expect(failure, server.output()).to.include({ level: 'error' });
     expect(String(failure?.error)).to.match(
