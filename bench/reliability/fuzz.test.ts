@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { RawResponse } from '../src/load.js';
+import { type RawResponse, sendRaw } from '../src/load.js';
 import { type RunningProcess, type ServiceName, startService } from '../src/process.js';
 import { cdDatabase, freshCdFile, invalidStoredCds } from './cd-store.js';
 import { problemsWith } from './checks.js';
@@ -499,27 +499,13 @@ function prepared(r: Generated) {
 
 function send(url: string, agent: Agent, r: Generated): Promise<RawResponse> {
   const { bytes, encoding } = prepared(r);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | string[]> = {};
-    if (r.contentType) headers['content-type'] = r.contentType;
-    if (r.repeatedHeader) headers['x-request-id'] = ['a', 'b'];
-    if (encoding) headers['content-encoding'] = encoding;
-    // Node frames a GET or DELETE body only when told its length.
-    if (bytes !== undefined) headers['content-length'] = String(bytes.length);
-    const req = request(url + r.path, { method: r.method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers as Record<string, string>,
-          body: Buffer.concat(chunks),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(bytes);
-  });
+  const headers: Record<string, string | string[]> = {};
+  if (r.contentType) headers['content-type'] = r.contentType;
+  if (r.repeatedHeader) headers['x-request-id'] = ['a', 'b'];
+  if (encoding) headers['content-encoding'] = encoding;
+  // Node frames a GET or DELETE body only when told its length.
+  if (bytes !== undefined) headers['content-length'] = String(bytes.length);
+  return sendRaw(url + r.path, { method: r.method, headers, agent, body: bytes });
 }
 
 /** What this fuzzing adds to the promises of checks.ts: methods, encodings, charsets. */
@@ -701,24 +687,10 @@ describe('kit defects found by the fuzzing', () => {
   });
   after(() => service?.stop());
   const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) =>
-    new Promise<RawResponse>((resolve, reject) => {
-      const req = request(
-        service.url + path,
-        { method, headers: { ...headers, ...(body && { 'content-length': String(body.length) }) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers as Record<string, string>,
-              body: Buffer.concat(chunks),
-            }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
+    sendRaw(service.url + path, {
+      method,
+      headers: { ...headers, ...(body && { 'content-length': String(body.length) }) },
+      body,
     });
 
   it('a body declared UTF-8 whose bytes are not UTF-8 is a 400, not stored with U+FFFD; a CESU-8 lone surrogate too', async () => {
@@ -767,31 +739,15 @@ describe('kit defects found by the fuzzing', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const garbage = Buffer.alloc(200_000, 0x41);
-      const first = await new Promise<RawResponse>((resolve, reject) => {
-        const req = request(
-          `${service.url}/cds`,
-          {
-            agent,
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'content-encoding': 'gzip',
-              'content-length': String(garbage.length),
-            },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                headers: res.headers as Record<string, string>,
-                body: Buffer.alloc(0),
-              }),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(garbage);
+      const first = await sendRaw(`${service.url}/cds`, {
+        agent,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(garbage.length),
+        },
+        body: garbage,
       });
       expect(first.status).to.equal(400);
       const next = await fetchOn(agent, `${service.url}/healthz`);

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 import autocannon from 'autocannon';
 
 export interface Request {
@@ -101,30 +101,35 @@ export interface RawResponse {
   body: Buffer;
 }
 
-/** One request with node:http, body undecoded. */
-export function send(url: string, request: Request): Promise<RawResponse> {
+/** One request with node:http as it is given (no header added), the answer's body undecoded. */
+export function sendRaw(
+  url: string,
+  { body, ...options }: RequestOptions & { body?: Buffer | string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url + request.path,
-      {
-        method: request.method ?? 'GET',
-        headers: request.body
-          ? { 'content-type': 'application/json', ...request.headers }
-          : request.headers,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      },
-    );
+    const req = httpRequest(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers as Record<string, string>,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
     req.on('error', reject);
-    req.end(request.body);
+    req.end(body);
+  });
+}
+
+/** One request with node:http, a body sent as JSON; the answer's body undecoded. */
+export function send(url: string, request: Request): Promise<RawResponse> {
+  return sendRaw(url + request.path, {
+    method: request.method ?? 'GET',
+    headers: request.body
+      ? { 'content-type': 'application/json', ...request.headers }
+      : request.headers,
+    body: request.body,
   });
 }
