@@ -204,8 +204,11 @@ running_services() {
     { grep -E -- '-service$' || true; } | sort | uniq -c | awk '{print $2, $1}'
 }
 # The edge's replica slots that have an address, one line each: "backend address status
-# seconds-since-its-last-change requests-served" (status UP, DOWN or MAINT), from HAProxy's own
-# view (`show servers state` and `show stat` on its admin socket, inside the edge's container).
+# seconds-since-its-last-change requests-served", from HAProxy's own view (`show servers state`
+# and `show stat` on its admin socket, inside the edge's container). Status: UP (its probes
+# passed: in the rotation), UP-GOING-DOWN (still sent requests, but its last probe failed), DOWN
+# or MAINT. A slot that takes a new address leaves maintenance as UP-GOING-DOWN before any probe
+# of the new replica (HAProxy 2.6 starts it "OK but checked at once"): that is not ready yet.
 edge_servers() {
   docker exec "$(container_of proxy)" node -e '
     const socket = require("node:net").connect(8081, "127.0.0.1", () => socket.end("show servers state; show stat\n"));
@@ -213,13 +216,15 @@ edge_servers() {
     socket.on("data", (chunk) => (text += chunk));
     socket.on("error", (error) => { console.error(error.message); process.exit(1); });
     socket.on("end", () => {
-      const served = new Map();
+      const served = new Map(), shown = new Map();
       let stat;
       for (const line of text.split("\n")) {
         if (line.startsWith("# pxname")) stat = line.slice(2).split(",");
         else if (stat && line.includes(",")) {
           const row = line.split(",");
-          served.set(`${row[stat.indexOf("pxname")]}/${row[stat.indexOf("svname")]}`, row[stat.indexOf("stot")]);
+          const slot = `${row[stat.indexOf("pxname")]}/${row[stat.indexOf("svname")]}`;
+          served.set(slot, row[stat.indexOf("stot")]);
+          shown.set(slot, row[stat.indexOf("status")]);
         }
       }
       // show servers state: be_id be_name srv_id srv_name srv_addr srv_op_state srv_admin_state
@@ -227,7 +232,9 @@ edge_servers() {
       for (const line of text.split("\n")) {
         const f = line.trim().split(/\s+/);
         if (f.length < 10 || !/^\d+$/.test(f[0]) || f[4] === "-" || f[4] === "0.0.0.0") continue;
-        const status = Number(f[6]) !== 0 ? "MAINT" : f[5] === "2" ? "UP" : "DOWN";
+        // `show stat` says "UP" once the probes passed, "UP 1/2" while going down.
+        const up = shown.get(`${f[1]}/${f[3]}`) === "UP" ? "UP" : "UP-GOING-DOWN";
+        const status = Number(f[6]) !== 0 ? "MAINT" : f[5] === "2" ? up : "DOWN";
         console.log([f[1], `${f[4]}:${f[18] ?? ""}`, status, f[9], served.get(`${f[1]}/${f[3]}`) ?? 0].join(" "));
       }
     });'
@@ -246,9 +253,11 @@ edge_ready() {
     ($1 == b || $1 == b "_pages") && $2 ~ ("^" a ":") && $3 == "UP" && (s == "" || $4 <= s) { n++ }
     END { exit n == 2 ? 0 : 1 }'
 }
-# How many replicas of service $1 the edge has in its rotation (UP in the API's backend).
+# How many replicas of service $1 the edge has in its rotation (UP in the API's backend); $2 =
+# any: also those it still sends requests to while they are going down (UP-GOING-DOWN).
 edge_up_count() {
-  edge_servers 2>/dev/null | awk -v b="$(backend_of "$1")" '$1 == b && $3 == "UP" { n++ } END { print n + 0 }'
+  edge_servers 2>/dev/null | awk -v b="$(backend_of "$1")" -v any="${2:-}" '
+    $1 == b && ($3 == "UP" || (any == "any" && $3 == "UP-GOING-DOWN")) { n++ } END { print n + 0 }'
 }
 # Waits until the edge has each container named in its rotation; $1: timeout in seconds.
 wait_edge_ready() {
@@ -266,12 +275,13 @@ wait_edge_ready() {
     sleep 0.5
   done
 }
-# Waits until the edge has exactly $2 replicas of service $1 in its rotation; $3: timeout (s).
+# Waits until the edge has exactly $2 replicas of service $1 in its rotation; $3: timeout (s);
+# $4 = any: counting those going down too (edge_up_count).
 wait_edge_count() {
-  local service=$1 want=$2 timeout=${3:-30} start=$SECONDS
-  until [ "$(edge_up_count "$service")" = "$want" ]; do
+  local service=$1 want=$2 timeout=${3:-30} which=${4:-} start=$SECONDS
+  until [ "$(edge_up_count "$service" "$which")" = "$want" ]; do
     if [ $((SECONDS - start)) -ge "$timeout" ]; then
-      log "the edge has $(edge_up_count "$service") replicas of $service in its rotation after $timeout s, not $want"
+      log "the edge has $(edge_up_count "$service" "$which") replicas of $service in its rotation after $timeout s, not $want"
       return 1
     fi
     sleep 0.5
