@@ -42,7 +42,9 @@ skip() {
 PROJECT=koa-services-smoke
 export COMPOSE_PROJECT_NAME=$PROJECT
 PORT_BASE=${SMOKE_PORT_BASE:-13000}
-export IMAGE_TAG=smoke BIND_ADDRESS=127.0.0.1 LOG_REQUESTS=true UP_TIMEOUT=120
+# The waits for a replica to come up (the stack, a restart) are generous: they catch one that never
+# comes, and a machine loaded by other work (CI runs the tests beside) takes its time to start one.
+export IMAGE_TAG=smoke BIND_ADDRESS=127.0.0.1 LOG_REQUESTS=true UP_TIMEOUT=120 READY_TIMEOUT=120
 export GAMES_PORT=$((PORT_BASE + 1)) TRAVEL_PORT=$((PORT_BASE + 2)) CD_PORT=$((PORT_BASE + 3))
 export CD_API_TOKEN=smoke-token-$RANDOM$RANDOM ITINERARY_SEED=smoke-seed
 declare -A URL=([games-service]=http://127.0.0.1:$GAMES_PORT [travel-service]=http://127.0.0.1:$TRAVEL_PORT
@@ -193,8 +195,23 @@ check_image_size() {
   else fail "$service: the image adds $added MB to its base (at most ${SIZE_LIMIT_MB[$service]})"; fi
 }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# logs_with FILE PATTERN ID...: the logs of the containers in FILE, once a line matches PATTERN.
+# The services write their logs asynchronously and the engine collects them, which a loaded
+# machine delays: looked for again and again, for at most 30 s. Fails when the line never came.
+logs_with() {
+  local file=$1 pattern=$2 id
+  for _ in $(seq 60); do
+    for id in "${@:3}"; do docker logs "$id"; done >"$file" 2>&1 || true
+    grep -qE -- "$pattern" "$file" && return 0
+    sleep 0.5
+  done
+  return 1
+}
 # `docker stop` sends SIGTERM (through init) and waits the grace period: the service drains and
-# exits 0 by itself, well inside it, after logging that it shut down. Prints its verdict.
+# exits 0 by itself, inside it, after logging that it shut down. Exit 0 is the proof: a process
+# still running at the end of the grace period is killed (137), and one whose own drain outlasts
+# its limit exits 1. How long `docker stop` took is shown, not bounded: a loaded machine slows it.
+# Prints its verdict.
 graceful_stop() {
   local id=$1 name start elapsed code
   name=$(name_of "$id")
@@ -202,7 +219,7 @@ graceful_stop() {
   docker stop "$id" >/dev/null 2>&1
   elapsed=$(( $(now_ms) - start ))
   code=$(docker inspect --format '{{.State.ExitCode}}' "$id")
-  if [ "$code" = 0 ] && [ "$elapsed" -lt 14000 ] && grep -q '"message":"shut down"' <(docker logs "$id" 2>&1); then
+  if [ "$code" = 0 ] && grep -q '"message":"shut down"' <(docker logs "$id" 2>&1); then
     echo "ok $name: docker stop: exit 0 after $elapsed ms, 'shut down' logged"
   else echo "FAIL $name: docker stop: exit $code after $elapsed ms; last lines: $(docker logs --tail 3 "$id" 2>&1 | tr '\n' ' ')"; fi
 }
@@ -303,11 +320,11 @@ else fail "edge: 2,000 Origins on one URL: $added cache entries added ($entries_
 # HIT too; a request without one gets one from the edge.
 rid=smoke-$RANDOM$RANDOM
 expect_cache "GET / on games with X-Request-Id" PASS -- -H "X-Request-Id: $rid" "$g/"
-sleep 1
-for id in $(containers_of games-service); do docker logs "$id"; done >"$work/games.log" 2>&1 || true
-if [ "$(header X-Request-Id)" = "$rid" ] && grep -q "\"requestId\":\"$rid\"" "$work/games.log"; then
+answered_id=$(header X-Request-Id)
+# shellcheck disable=SC2046  # one argument per container id
+if [ "$answered_id" = "$rid" ] && logs_with "$work/games.log" "\"requestId\":\"$rid\"" $(containers_of games-service); then
   ok "edge: X-Request-Id $rid reached the service (its log) and came back"
-else fail "edge: X-Request-Id $rid: answered '$(header X-Request-Id)', or not in the services' logs"; fi
+else fail "edge: X-Request-Id $rid: answered '$answered_id', or not in the services' logs"; fi
 expect_cache "a HIT with X-Request-Id" HIT -- "${BR[@]}" -H "X-Request-Id: $rid-hit" "$g/api/games/top-rated"
 if [ "$(header X-Request-Id)" = "$rid-hit" ]; then ok "edge: a HIT answers with this request's X-Request-Id"
 else fail "edge: a HIT answers X-Request-Id '$(header X-Request-Id)'"; fi
@@ -407,16 +424,19 @@ if [ -n "$new" ] && [ "$(address_of "$new")" = "$old_address" ]; then
   fail "the recreated replica got its old address back ($old_address): the test shows nothing"
 elif [ -n "$new" ]; then
   started_ms=$(date -d "$(docker inspect --format '{{.State.StartedAt}}' "$new")" +%s%3N)
-  if wait_edge_ready 30 "$new"; then
+  if wait_edge_ready 120 "$new"; then
     # When it went UP, from the edge's own record (seconds since its last change), not from
     # this loop's polls, which a loaded machine slows; and when its process began to listen.
     up_ms=$(( $(now_ms) - 1000 * $(edge_servers | awk -v a="$(address_of "$new"):" '$1 == "games" && index($2, a) == 1 { print $4 }') ))
-    listening_ms=$(date -d "$(docker logs "$new" 2>&1 | sed -nE 's/.*"time":"([^"]+)".*"message":"games-service listening".*/\1/p' | head -1)" +%s%3N)
+    logs_with "$work/new.log" '"message":"games-service listening"' "$new" || true
+    listened=$(sed -nE 's/.*"time":"([^"]+)".*"message":"games-service listening".*/\1/p' "$work/new.log" | head -1)
+    listening_ms=$(date -d "${listened:-no time}" +%s%3N 2>/dev/null || echo "$up_ms")
     found=$((up_ms - listening_ms))
     what="a recreated replica (was $old_address, now $(address_of "$new")) is in the edge's rotation $((up_ms - started_ms)) ms after its container started, $found ms after it listened"
     # The edge's part is bounded: a machine loaded by other work only delays the process's start.
-    if [ "$found" -le 10000 ]; then ok "$what (at most 10000)"; else fail "$what (more than 10000)"; fi
-  else fail "a recreated replica ($(address_of "$new")) is not in the edge's rotation 30 s after compose up"; fi
+    if [ -z "$listened" ]; then fail "a recreated replica is in the edge's rotation, but it has not logged that it listens"
+    elif [ "$found" -le 10000 ]; then ok "$what (at most 10000)"; else fail "$what (more than 10000)"; fi
+  else fail "a recreated replica ($(address_of "$new")) is not in the edge's rotation 120 s after compose up"; fi
 else fail "no new games replica after removing one"; fi
 docker rm -f "$placeholder" >/dev/null
 
@@ -424,7 +444,7 @@ phase "the SQLite stack: the CD after a restart and in a new container, graceful
 bash containers/rolling-restart.sh cd-service 2>&1 | sed 's/^/    /' >&2
 expect cd-service "the CD is still there after a restart" 200 '"Smoke Test"' -- "$c/cds/$cd_id"
 compose up -d --no-build --no-deps --force-recreate cd-service >"$work/recreate.out" 2>&1 || cat "$work/recreate.out" >&2
-wait_edge_ready 60 "$(container_of cd-service)" || fail "the edge does not have the new cd-service container in its rotation"
+wait_edge_ready 120 "$(container_of cd-service)" || fail "the edge does not have the new cd-service container in its rotation"
 expect cd-service "the CD is still there in a new container" 200 '"Smoke Test"' -- "$c/cds/$cd_id"
 # One replica of each service stopped at once, each draining on its own.
 for service in "${SERVICES[@]}"; do graceful_stop "$(container_of "$service")" >"$work/stop-$service" & done
