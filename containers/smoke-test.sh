@@ -372,7 +372,7 @@ compose up -d --no-build --no-deps --no-recreate --scale games-service=3 --scale
   { cat "$work/scale.out" >&2; fail "docker compose up --scale games-service=3 --scale travel-service=3"; }
 # A new replica is in the rotation once it answers /readyz twice (a few seconds; more when the
 # machine is loaded).
-if wait_edge_count games-service 3 90 && wait_edge_count travel-service 3 90; then
+if wait_edge_count games-service 3 120 && wait_edge_count travel-service 3 120; then
   ok "--scale games-service=3 travel-service=3: the edge has 3 replicas of each in its rotation, its configuration unchanged"
 else fail "--scale to 3: the edge has $(edge_up_count games-service) games and $(edge_up_count travel-service) travel replicas"; fi
 node containers/steady-load.mjs "$g/" "$t/" "$g/api/games/1" >"$work/load.json" 2>"$work/load.err" &
