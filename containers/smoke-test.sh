@@ -340,8 +340,21 @@ if [[ $bad == "HTTP/1.1 400"* ]]; then ok "edge: two Content-Lengths: $bad"; els
 chunked=$(exec 3<>"/dev/tcp/127.0.0.1/$GAMES_PORT"; printf 'POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2;ext=1\r\n{}\r\n0\r\n\r\n' >&3; timeout 5 head -1 <&3 | tr -d '\r')
 if [[ $chunked == "HTTP/1.1 405"* ]]; then ok "edge: a chunk extension is passed to the service: $chunked"; else fail "edge: a chunk extension: '$chunked' (want the service's 405)"; fi
 mapfile -t games_ids < <(containers_of games-service)
-docker pause "${games_ids[@]}" >/dev/null
-if wait_edge_count games-service 0 15 any; then
+# docker pause freezes the container's cgroup, which on a loaded machine can give up ("unable to
+# freeze"): each is asked again, a few times. The last error is left in $pause_error.
+pause_error=""
+set_paused() {
+  local want=$1 action=$2 id
+  for id in "${games_ids[@]}"; do
+    for _ in 1 2 3 4 5; do
+      [ "$(docker inspect --format '{{.State.Paused}}' "$id")" = "$want" ] && break
+      pause_error=$(docker "$action" "$id" 2>&1 >/dev/null) || { log "docker $action $(name_of "$id"): $pause_error; again"; sleep 2; }
+    done
+    [ "$(docker inspect --format '{{.State.Paused}}' "$id")" = "$want" ] || return 1
+  done
+}
+if ! set_paused true pause; then fail "docker pause of the games replicas fails, five times each: $pause_error"
+elif wait_edge_count games-service 0 15 any; then
   for attempt in 1 2; do
     expect games-service "no replica ready, a page path ($attempt): the edge's HTML page" 503 '<html' -- "$g/games/1"
     [ "$(header Content-Type)" = 'text/html; charset=utf-8' ] && [ "$(header Cache-Control)" = no-store ] && [ "$(header Retry-After)" = 5 ] &&
@@ -351,7 +364,7 @@ if wait_edge_count games-service 0 15 any; then
       ok "edge: its JSON error says application/json, no-store" || fail "edge: its JSON error: $(tr '\r\n' '  ' <"$work/headers")"
   done
 else fail "the edge still has games replicas in its rotation 15 s after they were paused"; fi
-docker unpause "${games_ids[@]}" >/dev/null
+set_paused false unpause || fail "docker unpause of the games replicas fails, five times each: $pause_error"
 wait_edge_ready 30 "${games_ids[@]}" || fail "the games replicas are not back in the rotation after unpausing"
 
 phase "the SQLite stack: reads after writes"
