@@ -266,9 +266,10 @@ export async function readPageEnd<R extends Record<string, unknown>>(
 /**
  * How far a total is counted when the counting grows with the matches (a range, or two filters):
  * exact up to this, then "at least this many" (X-Total-Count-Relation: gte), as search engines
- * count. With no filter or one equality filter the total is exact at any size.
+ * count. With no filter or one equality filter the total is exact at any size. Not 10,000: at
+ * 1,000,000 CDs counting 10,001 matches took 2 ms, ten times the page it came with.
  */
-export const COUNT_LIMIT = 10_000;
+export const COUNT_LIMIT = 1_000;
 
 /** Whether a list's total is exact at any size: no filter, or one equality filter. */
 export const isTotalExact = ({ where }: ListQuery) =>

@@ -318,8 +318,14 @@ describe('cursors and keyset pages', () => {
 
   it('caps a counted total at the count limit, and says so', () => {
     const range = buildListQuery({ before: 1990 });
-    expect(cappedTotal(range, 10_000)).to.deep.equal({ total: 10_000, totalAtLeast: false });
-    expect(cappedTotal(range, 10_001)).to.deep.equal({ total: COUNT_LIMIT, totalAtLeast: true });
+    expect(cappedTotal(range, COUNT_LIMIT)).to.deep.equal({
+      total: COUNT_LIMIT,
+      totalAtLeast: false,
+    });
+    expect(cappedTotal(range, COUNT_LIMIT + 1)).to.deep.equal({
+      total: COUNT_LIMIT,
+      totalAtLeast: true,
+    });
     const kept = buildListQuery({ genre: 'g' });
     expect(cappedTotal(kept, 20_000)).to.deep.equal({ total: 20_000, totalAtLeast: false });
     expect(isTotalExact(buildListQuery({}))).to.equal(true);

@@ -85,12 +85,12 @@ describe('SQLite mapping', () => {
     });
     expect(count({ artist: 'a', genre: 'g' })).to.deep.equal({
       countSql:
-        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? LIMIT 10001)',
+        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? LIMIT 1001)',
       countParams: ['a', 'g'],
     });
     expect(count({ before: 1990 })).to.deep.equal({
       countSql:
-        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE release_year < ? LIMIT 10001)',
+        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE release_year < ? LIMIT 1001)',
       countParams: [1990],
     });
   });
@@ -124,7 +124,7 @@ describe('SQLite mapping', () => {
       sql: `SELECT ${CD_COLUMNS} FROM cds INDEXED BY cds_list_artist_key_genre_key_release_year_title_id WHERE artist_key = ? AND genre_key = ? AND release_year < ? ORDER BY release_year DESC, title DESC, id DESC LIMIT ? OFFSET ?`,
       params: ["x' or 1=1 --", '%', 1990, 5, 10],
       countSql:
-        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? AND release_year < ? LIMIT 10001)',
+        'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? AND release_year < ? LIMIT 1001)',
       countParams: ["x' or 1=1 --", '%', 1990],
     });
     expect(query.sql).not.to.match(/LIKE|REGEXP|GLOB/);
