@@ -204,7 +204,8 @@ running_services() {
     { grep -E -- '-service$' || true; } | sort | uniq -c | awk '{print $2, $1}'
 }
 # The edge's replica slots that have an address, one line each: "backend address status
-# seconds-since-its-last-change requests-served", from HAProxy's own view (`show servers state`
+# seconds-since-its-last-change requests-served answered-at" (answered-at: when HAProxy answered,
+# in ms since the epoch, to date its last change), from HAProxy's own view (`show servers state`
 # and `show stat` on its admin socket, inside the edge's container). Status: UP (its probes
 # passed: in the rotation), UP-GOING-DOWN (still sent requests, but its last probe failed), DOWN
 # or MAINT. A slot that takes a new address leaves maintenance as UP-GOING-DOWN before any probe
@@ -216,6 +217,7 @@ edge_servers() {
     socket.on("data", (chunk) => (text += chunk));
     socket.on("error", (error) => { console.error(error.message); process.exit(1); });
     socket.on("end", () => {
+      const answeredAt = Date.now();
       const served = new Map(), shown = new Map();
       let stat;
       for (const line of text.split("\n")) {
@@ -235,7 +237,7 @@ edge_servers() {
         // `show stat` says "UP" once the probes passed, "UP 1/2" while going down.
         const up = shown.get(`${f[1]}/${f[3]}`) === "UP" ? "UP" : "UP-GOING-DOWN";
         const status = Number(f[6]) !== 0 ? "MAINT" : f[5] === "2" ? up : "DOWN";
-        console.log([f[1], `${f[4]}:${f[18] ?? ""}`, status, f[9], served.get(`${f[1]}/${f[3]}`) ?? 0].join(" "));
+        console.log([f[1], `${f[4]}:${f[18] ?? ""}`, status, f[9], served.get(`${f[1]}/${f[3]}`) ?? 0, answeredAt].join(" "));
       }
     });'
 }

@@ -440,7 +440,9 @@ elif [ -n "$new" ]; then
   if wait_edge_ready 120 "$new"; then
     # When it went UP, from the edge's own record (seconds since its last change), not from
     # this loop's polls, which a loaded machine slows; and when its process began to listen.
-    up_ms=$(( $(now_ms) - 1000 * $(edge_servers | awk -v a="$(address_of "$new"):" '$1 == "games" && index($2, a) == 1 { print $4 }') ))
+    # (Dated by the moment HAProxy answered, not by this script's clock before docker exec, which
+    # a loaded machine delays; its record is in whole seconds, so this may be up to 1 s late.)
+    up_ms=$(edge_servers | awk -v a="$(address_of "$new"):" '$1 == "games" && index($2, a) == 1 { printf "%.0f\n", $6 - 1000 * $4 }')
     logs_with "$work/new.log" '"message":"games-service listening"' "$new" || true
     listened=$(sed -nE 's/.*"time":"([^"]+)".*"message":"games-service listening".*/\1/p' "$work/new.log" | head -1)
     listening_ms=$(date -d "${listened:-no time}" +%s%3N 2>/dev/null || echo "$up_ms")
