@@ -123,7 +123,9 @@ describe('generateItinerary', () => {
     );
   });
 
-  it('holds for every seeded destination over hundreds of seeds', () => {
+  it('holds for every seeded destination over hundreds of seeds', function () {
+    // About 2 s of CPU: more than the default timeout on a machine busy with other work.
+    this.timeout(60_000);
     for (const destination of seededDestinations) {
       for (let seed = 0; seed < 200; seed++) {
         expectValidItinerary(generateItinerary(destination, seededRandom(seed)), destination);
