@@ -255,11 +255,13 @@ edge_ready() {
     ($1 == b || $1 == b "_pages") && $2 ~ ("^" a ":") && $3 == "UP" && (s == "" || $4 <= s) { n++ }
     END { exit n == 2 ? 0 : 1 }'
 }
-# How many replicas of service $1 the edge has in its rotation (UP in the API's backend); $2 =
-# any: also those it still sends requests to while they are going down (UP-GOING-DOWN).
+# How many replicas of service $1 the edge has in its rotation, in each of its two backends (they
+# probe apart, so they can disagree for a second): "API PAGES", e.g. "2 2". UP only, or with
+# $2 = any also those it still sends requests to while they are going down (UP-GOING-DOWN).
 edge_up_count() {
   edge_servers 2>/dev/null | awk -v b="$(backend_of "$1")" -v any="${2:-}" '
-    $1 == b && ($3 == "UP" || (any == "any" && $3 == "UP-GOING-DOWN")) { n++ } END { print n + 0 }'
+    $3 == "UP" || (any == "any" && $3 == "UP-GOING-DOWN") { if ($1 == b) api++; else if ($1 == b "_pages") pages++ }
+    END { print api + 0, pages + 0 }'
 }
 # Waits until the edge has each container named in its rotation; $1: timeout in seconds.
 wait_edge_ready() {
@@ -277,13 +279,13 @@ wait_edge_ready() {
     sleep 0.5
   done
 }
-# Waits until the edge has exactly $2 replicas of service $1 in its rotation; $3: timeout (s);
-# $4 = any: counting those going down too (edge_up_count).
+# Waits until the edge has exactly $2 replicas of service $1 in its rotation, in both backends;
+# $3: timeout (s); $4 = any: counting those going down too (edge_up_count).
 wait_edge_count() {
   local service=$1 want=$2 timeout=${3:-30} which=${4:-} start=$SECONDS
-  until [ "$(edge_up_count "$service" "$which")" = "$want" ]; do
+  until [ "$(edge_up_count "$service" "$which")" = "$want $want" ]; do
     if [ $((SECONDS - start)) -ge "$timeout" ]; then
-      log "the edge has $(edge_up_count "$service" "$which") replicas of $service in its rotation after $timeout s, not $want"
+      log "the edge has $(edge_up_count "$service" "$which") (API, pages) replicas of $service in its rotation after $timeout s, not $want"
       return 1
     fi
     sleep 0.5
