@@ -9,7 +9,9 @@ import { json, stopServer } from './child.js';
 const seeds = JSON.parse(readFileSync(readConfig({}).seedFile, 'utf8')) as { title: string }[];
 
 describe('the real server process (node --conditions=source --import tsx src/server.ts)', function () {
-  this.timeout(60_000);
+  // Some tests start the process twice; tsx compiles the sources at each start, which takes tens
+  // of seconds on a loaded machine.
+  this.timeout(120_000);
   const folder = serverEachTest();
   const start = folder.start;
 
