@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A deterministic pseudo-random source, so that every run measures the same data. */
@@ -36,114 +36,31 @@ export function rareWord(index: number, count: number): string {
 
 const rareWordCount = (count: number) => Math.max(1, Math.floor(count / GAMES_PER_RARE_WORD));
 
-// Words of titles, studios and descriptions; none starts with x (the rare words' letter).
-const ADJECTIVES = [
-  'Ancient',
-  'Broken',
-  'Crimson',
-  'Dark',
-  'Eternal',
-  'Fallen',
-  'Golden',
-  'Hidden',
-  'Iron',
-  'Jade',
-  'Kinetic',
-  'Lost',
-  'Mystic',
-  'Neon',
-  'Outer',
-  'Pale',
-  'Quiet',
-  'Rogue',
-  'Silent',
-  'Savage',
-  'Shattered',
-  'Stellar',
-  'Twisted',
-  'Ultra',
-  'Velvet',
-  'Wild',
-  'Young',
-  'Zero',
-];
-const STUDIO_NAMES = [
-  'Amber',
-  'Blue Fox',
-  'Copper',
-  'Driftwood',
-  'Ember',
-  'Fjord',
-  'Granite',
-  'Harbor',
-  'Indigo',
-  'Juniper',
-  'Kestrel',
-  'Lantern',
-  'Meadow',
-  'Nimbus',
-  'Orchard',
-  'Pebble',
-  'Quarry',
-  'Raven',
-  'Saffron',
-  'Sparrow',
-  'Summit',
-  'Thistle',
-  'Umber',
-  'Vantage',
-  'Willow',
-  'Yonder',
-  'Zephyr',
-];
-const STUDIO_KINDS = ['Studio', 'Games', 'Software', 'Interactive', 'Works', 'Entertainment'];
-const SETTINGS = [
-  'a drowned city',
-  'the frozen north',
-  'a space station adrift',
-  'a haunted forest',
-  'a sprawling desert empire',
-  'the ruins of an old kingdom',
-  'a neon-lit megacity',
-  'a chain of volcanic islands',
-  'an abandoned research base',
-  'a peaceful farming valley',
-];
-const HEROES = [
-  'a retired soldier',
-  'two estranged siblings',
-  'a young cartographer',
-  'a rogue android',
-  'a disgraced knight',
-  'a crew of smugglers',
-  'a lone courier',
-  'a curious scientist',
-];
-const VERBS = ['explore', 'defend', 'rebuild', 'escape', 'uncover the secrets of', 'conquer'];
-const FEATURES = [
-  'Its combat rewards patience and timing more than quick reflexes.',
-  'A branching story reacts to every choice, and no two endings are alike.',
-  'Crafting, trading and a handful of side quests fill the hours between battles.',
-  'The hand-drawn art and an orchestral score give every region its own mood.',
-  'Co-operative play lets up to four friends share the whole campaign online.',
-  'Puzzles grow from simple switches into machines that span entire levels.',
-];
-
-/** The seed's genres. */
-const GENRES = [
-  'Action',
-  'Adventure',
-  'RPG',
-  'Strategy',
-  'Shooter',
-  'Platformer',
-  'Puzzle',
-  'Racing',
-  'Sports',
-  'Simulation',
-  'Horror',
-  'Fighting',
-];
+// Words of titles, studios and descriptions (none starts with x, the rare words' letter), and
+// the seed's genres.
+const WORDS = JSON.parse(
+  readFileSync(new URL('./synthetic-words.json', import.meta.url), 'utf8'),
+) as Record<
+  | 'adjectives'
+  | 'studioNames'
+  | 'studioKinds'
+  | 'settings'
+  | 'heroes'
+  | 'verbs'
+  | 'features'
+  | 'genres',
+  string[]
+>;
+const {
+  adjectives: ADJECTIVES,
+  studioNames: STUDIO_NAMES,
+  studioKinds: STUDIO_KINDS,
+  settings: SETTINGS,
+  heroes: HEROES,
+  verbs: VERBS,
+  features: FEATURES,
+  genres: GENRES,
+} = WORDS;
 
 const at = <T>(list: readonly T[], index: number) => list[index % list.length] as T;
 
