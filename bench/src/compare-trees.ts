@@ -1,0 +1,132 @@
+// Two builds of the services, each route alternated between them in one run, judged by the CPU
+// time each service process spends per request (/proc/<pid>/stat: user + system, every thread).
+// On a shared machine a core's speed moves by half within minutes, which req/s follows and CPU
+// time per request, taken in rounds of a second side by side, much less.
+//
+//   node --import tsx src/compare-trees.ts OLD_TREE [NEW_TREE] [--rounds 12] [--seconds 1] [--only PATH]
+//
+// Each tree is a clone of this repository after `make build`; NEW_TREE defaults to this one.
+// For every route of src/routes.ts: the old service, the new one and plain Koa replaying the new
+// one's answer, loaded in turn; each line prints their medians and, for the budget, the median
+// over the rounds of new/old (the two measured seconds apart), as a change of the ratio to Koa.
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { median } from './compare.js';
+import { load, send } from './load.js';
+import {
+  type RunningProcess,
+  repoRoot,
+  type ServiceName,
+  serviceNodeFlags,
+  startProcess,
+} from './process.js';
+import { comparisonServers, writeCaptured } from './replay.js';
+import { ROUTES } from './routes.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rounds: { type: 'string', default: '12' },
+    seconds: { type: 'string', default: '1' },
+    only: { type: 'string' },
+  },
+});
+const [oldTree, newTree = repoRoot] = positionals;
+if (!oldTree) {
+  console.error(
+    'usage: compare-trees.ts OLD_TREE [NEW_TREE] [--rounds N] [--seconds S] [--only PATH]',
+  );
+  process.exit(2);
+}
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const CONNECTIONS = 32;
+const TICK_US = 10_000; // /proc counts in clock ticks of 10 ms (USER_HZ 100)
+
+/** CPU time of a process so far, in µs: user and system, all its threads. */
+function cpuMicroseconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'compare-trees-'));
+const startIn = (tree: string, service: ServiceName, name: string) =>
+  startProcess(join(tree, service), [...serviceNodeFlags(service), 'dist/server.js'], {
+    ITINERARY_SEED: 'bench',
+    CD_DB_PATH: join(dir, `${name}-${service}.sqlite`),
+    CD_SEED: 'true',
+  });
+
+interface Contender {
+  process: RunningProcess;
+  cpuPerRequest: number[];
+}
+
+async function compareRoute(
+  service: ServiceName,
+  path: string,
+  old: RunningProcess,
+  current: RunningProcess,
+) {
+  const request = { path };
+  const captured = writeCaptured(await send(current.url, request), dir);
+  const koa = await comparisonServers(service, captured).koa(path.split('?')[0] ?? '/');
+  try {
+    const contenders: Record<'old' | 'new' | 'koa', Contender> = {
+      old: { process: old, cpuPerRequest: [] },
+      new: { process: current, cpuPerRequest: [] },
+      koa: { process: koa, cpuPerRequest: [] },
+    };
+    const order = Object.values(contenders);
+    for (const { process: server } of order)
+      await load(server.url, request, { seconds: 1, connections: CONNECTIONS });
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < order.length; i++) {
+        const contender = order[(round + i) % order.length] as Contender;
+        const before = cpuMicroseconds(contender.process.pid);
+        const result = await load(contender.process.url, request, {
+          seconds,
+          connections: CONNECTIONS,
+        });
+        contender.cpuPerRequest.push(
+          (cpuMicroseconds(contender.process.pid) - before) / result.total,
+        );
+      }
+    }
+    const [o, n, k] = order.map((c) => median(c.cpuPerRequest)) as [number, number, number];
+    const newOverOld = median(
+      contenders.old.cpuPerRequest.map(
+        (us, i) => (contenders.new.cpuPerRequest[i] ?? Number.NaN) / us,
+      ),
+    );
+    const change = (1 / newOverOld - 1) * 100;
+    console.log(
+      `${service} GET ${path}: CPU µs per request old ${o.toFixed(1)}, new ${n.toFixed(1)}, plain Koa ${k.toFixed(1)}; ` +
+        `ratio to Koa old ${(k / o).toFixed(3)}, new ${(k / n).toFixed(3)}; new/old ${newOverOld.toFixed(3)} (paired median): ratio change ${change >= 0 ? '+' : ''}${change.toFixed(1)}%`,
+    );
+  } finally {
+    await koa.stop();
+  }
+}
+
+for (const service of ['games-service', 'travel-service', 'cd-service'] as const) {
+  const routes = ROUTES.filter(
+    (route) => route.service === service && (!values.only || route.path === values.only),
+  );
+  if (routes.length === 0) continue;
+  const old = await startIn(oldTree, service, 'old');
+  const current = await startIn(newTree, service, 'new').catch(async (error) => {
+    await old.stop();
+    throw error;
+  });
+  try {
+    for (const route of routes) await compareRoute(service, route.path, old, current);
+  } finally {
+    await old.stop();
+    await current.stop();
+  }
+}
