@@ -89,14 +89,18 @@ const OVERFLOW_SCRIPT = `(() => {
   return problems;
 })()`;
 
-/** Fails, listing what sticks out, when anything overflows sideways (see overflowProblems). */
-export async function expectNoOverflow(page: Page): Promise<void> {
-  const problems = await overflowProblems(page);
+/** Fails, listing the problems found on the page (if any), each line under `what`. */
+async function expectNone(page: Page, found: Promise<string[]>, what: string): Promise<void> {
+  const problems = await found;
   if (problems.length > 0) {
     const where = `${page.url()} at ${page.viewportSize()?.width}px`;
-    expect.fail(`${where}: ${problems.length} overflowing\n  ${problems.join('\n  ')}`);
+    expect.fail(`${where}: ${problems.length} ${what}\n  ${problems.join('\n  ')}`);
   }
 }
+
+/** Fails, listing what sticks out, when anything overflows sideways (see overflowProblems). */
+export const expectNoOverflow = (page: Page): Promise<void> =>
+  expectNone(page, overflowProblems(page), 'overflowing');
 
 /**
  * Code split inside a word across two lines, as laid out now: each word of inline code (up to
@@ -126,13 +130,8 @@ const BROKEN_CODE_SCRIPT = `(() => {
 })()`;
 
 /** Fails, listing them, when a word of inline code breaks across lines (see brokenCodeWords). */
-export async function expectWholeCodeWords(page: Page): Promise<void> {
-  const problems = await brokenCodeWords(page);
-  if (problems.length > 0) {
-    const where = `${page.url()} at ${page.viewportSize()?.width}px`;
-    expect.fail(`${where}: ${problems.length} code words broken\n  ${problems.join('\n  ')}`);
-  }
-}
+export const expectWholeCodeWords = (page: Page): Promise<void> =>
+  expectNone(page, brokenCodeWords(page), 'code words broken');
 
 export interface PageCheckOptions {
   widths?: readonly number[];
