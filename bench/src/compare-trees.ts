@@ -9,13 +9,12 @@
 // For every route of src/routes.ts: the old service, the new one and plain Koa replaying the new
 // one's answer, loaded in turn; each line prints their medians and, for the budget, the median
 // over the rounds of new/old (the two measured seconds apart), as a change of the ratio to Koa.
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median } from './compare.js';
-import { load, send } from './load.js';
+import { alternate, median, type Round, type RunSettings } from './compare.js';
+import { send } from './load.js';
 import {
   type RunningProcess,
   repoRoot,
@@ -41,17 +40,12 @@ if (!oldTree) {
   );
   process.exit(2);
 }
-const rounds = Number(values.rounds);
-const seconds = Number(values.seconds);
-const CONNECTIONS = 32;
-const TICK_US = 10_000; // /proc counts in clock ticks of 10 ms (USER_HZ 100)
-
-/** CPU time of a process so far, in µs: user and system, all its threads. */
-function cpuMicroseconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
+const settings: RunSettings = {
+  rounds: Number(values.rounds),
+  seconds: Number(values.seconds),
+  warmSeconds: 1,
+  connections: 32,
+};
 
 const dir = await mkdtemp(join(tmpdir(), 'compare-trees-'));
 const startIn = (tree: string, service: ServiceName, name: string) =>
@@ -60,11 +54,6 @@ const startIn = (tree: string, service: ServiceName, name: string) =>
     CD_DB_PATH: join(dir, `${name}-${service}.sqlite`),
     CD_SEED: 'true',
   });
-
-interface Contender {
-  process: RunningProcess;
-  cpuPerRequest: number[];
-}
 
 async function compareRoute(
   service: ServiceName,
@@ -76,33 +65,23 @@ async function compareRoute(
   const captured = writeCaptured(await send(current.url, request), dir);
   const koa = await comparisonServers(service, captured).koa(path.split('?')[0] ?? '/');
   try {
-    const contenders: Record<'old' | 'new' | 'koa', Contender> = {
-      old: { process: old, cpuPerRequest: [] },
-      new: { process: current, cpuPerRequest: [] },
-      koa: { process: koa, cpuPerRequest: [] },
-    };
-    const order = Object.values(contenders);
-    for (const { process: server } of order)
-      await load(server.url, request, { seconds: 1, connections: CONNECTIONS });
-    for (let round = 0; round < rounds; round++) {
-      for (let i = 0; i < order.length; i++) {
-        const contender = order[(round + i) % order.length] as Contender;
-        const before = cpuMicroseconds(contender.process.pid);
-        const result = await load(contender.process.url, request, {
-          seconds,
-          connections: CONNECTIONS,
-        });
-        contender.cpuPerRequest.push(
-          (cpuMicroseconds(contender.process.pid) - before) / result.total,
-        );
-      }
-    }
-    const [o, n, k] = order.map((c) => median(c.cpuPerRequest)) as [number, number, number];
-    const newOverOld = median(
-      contenders.old.cpuPerRequest.map(
-        (us, i) => (contenders.new.cpuPerRequest[i] ?? Number.NaN) / us,
-      ),
+    const contender = (server: RunningProcess) => ({
+      url: server.url,
+      request,
+      cpuUs: server.cpuUs,
+    });
+    const runs = await alternate(
+      { old: contender(old), new: contender(current), koa: contender(koa) },
+      settings,
     );
+    const cpu = (rounds: Round[]) => rounds.map((round) => round.cpuUsPerRequest ?? Number.NaN);
+    const [o, n, k] = [runs.old, runs.new, runs.koa].map((rounds) => median(cpu(rounds))) as [
+      number,
+      number,
+      number,
+    ];
+    const newCpu = cpu(runs.new);
+    const newOverOld = median(cpu(runs.old).map((us, i) => (newCpu[i] ?? Number.NaN) / us));
     const change = (1 / newOverOld - 1) * 100;
     console.log(
       `${service} GET ${path}: CPU µs per request old ${o.toFixed(1)}, new ${n.toFixed(1)}, plain Koa ${k.toFixed(1)}; ` +

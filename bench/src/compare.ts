@@ -14,7 +14,12 @@ export interface RunSettings {
 export interface Contender {
   url: string;
   request: Request | Request[];
+  /** The serving process's CPU time so far (RunningProcess.cpuUs): each round then records its CPU time per request. */
+  cpuUs?: () => number;
 }
+
+/** One contender's round: its load, and its process's CPU time per request when known. */
+export type Round = LoadResult & { cpuUsPerRequest?: number };
 
 /**
  * Loads the contenders in turn for `rounds` rounds; the first of each round moves on by one.
@@ -24,17 +29,16 @@ export async function alternate<K extends string>(
   contenders: Record<K, Contender>,
   settings: RunSettings,
   warmed?: () => void,
-): Promise<Record<K, LoadResult[]>> {
+): Promise<Record<K, Round[]>> {
   const names = Object.keys(contenders) as K[];
-  const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<
-    K,
-    LoadResult[]
-  >;
-  const run = (name: K, seconds: number) =>
-    load(contenders[name].url, contenders[name].request, {
-      connections: settings.connections,
-      seconds,
-    });
+  const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, Round[]>;
+  const run = async (name: K, seconds: number): Promise<Round> => {
+    const { url, request, cpuUs } = contenders[name];
+    const before = cpuUs?.();
+    const result = await load(url, request, { connections: settings.connections, seconds });
+    if (!cpuUs || before === undefined) return result;
+    return { ...result, cpuUsPerRequest: (cpuUs() - before) / result.total };
+  };
   for (const name of names) await run(name, settings.warmSeconds);
   warmed?.();
   for (let round = 0; round < settings.rounds; round++) {

@@ -2,7 +2,6 @@
 // large number of generated records, both running, the same requests alternated between them.
 // For games-service also: a light request's p99 while heavy searches loop, the start time at
 // the large size and the resident memory after the search load. `--scale` runs this part alone.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { alternate, median, type RunSettings, ratio, type Summary, summarize } from './compare.js';
 import { load, send } from './load.js';
@@ -51,15 +50,6 @@ export interface GrowthRow {
   target?: number;
   /** The service's CPU time per request, µs, at each size (over all the rounds). */
   cpuUs: { small: number; large: number };
-}
-
-/**
- * The CPU time a process has used, µs (user and system, from /proc/<pid>/stat, in clock ticks of
- * 10 ms). Unlike req/s, it hardly moves when other processes share the machine's cores.
- */
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 export interface ScaleResult {
@@ -173,7 +163,7 @@ async function growthRows(
       const { status } = await send(running.url, { path: at });
       if (status !== 200) throw new Error(`${service} answers ${at} with ${status}`);
     }
-    const cpuAt = () => ({ small: cpuUs(small.pid), large: cpuUs(large.pid) });
+    const cpuAt = () => ({ small: small.cpuUs(), large: large.cpuUs() });
     let before = cpuAt();
     const runs = await alternate(
       {
@@ -235,7 +225,7 @@ async function startMeasured(
   env: Record<string, string>,
 ): Promise<MeasuredStart> {
   const running = await startService(service, env);
-  return Object.assign(running, { startCpuMs: cpuUs(running.pid) / 1000 });
+  return Object.assign(running, { startCpuMs: running.cpuUs() / 1000 });
 }
 
 async function compareSizes(
