@@ -2,7 +2,7 @@ import type { Game } from './game.js';
 import type { GenreIndex } from './genre-index.js';
 import { lowerBound } from './lower-bound.js';
 import { identityOrder, type Order, orderByNumber, orderByText, reverseOrder } from './order.js';
-import { WordIndex } from './word-index.js';
+import { WordIndex, type WordMatches } from './word-index.js';
 
 export const SORT_KEYS = [
   'rating',
@@ -100,6 +100,12 @@ function sortKeyOrders(games: readonly Game[]): Record<SortKey, Order> {
 /** Whether the game at a position meets a condition of the query. */
 type Keeps = (position: number) => boolean;
 
+/**
+ * A game found by a word-by-word test costs about this many reads of its position once the
+ * matches are all found: a walk longer than the matches over this finds them first.
+ */
+const TEST_COST = 4;
+
 /** A condition of a query other than its words: the games it keeps, and a test for one game. */
 interface Condition {
   positions: Uint32Array;
@@ -152,7 +158,7 @@ export class GameSearch {
     if (conditions === undefined) return { total: 0, games: [] };
     const keeps = (position: number) => conditions.every((condition) => condition.keeps(position));
     const words = this.#words.matches(query.q, conditions.length > 0 ? keeps : undefined);
-    if (words !== undefined) return this.#page(order, words.positions, words.has, offset, end);
+    if (words !== undefined) return this.#page(order, words, offset, end);
     // The condition that keeps fewest games gives the candidates; alone, it needs no test.
     const [fewest, ...others] = conditions.toSorted(
       (a, b) => a.positions.length - b.positions.length,
@@ -165,7 +171,12 @@ export class GameSearch {
       others.length === 0
         ? fewest.positions
         : fewest.positions.filter((position) => others.every((other) => other.keeps(position)));
-    return this.#page(order, matches, keeps, offset, end);
+    return this.#page(
+      order,
+      { count: matches.length, positions: () => matches, has: keeps },
+      offset,
+      end,
+    );
   }
 
   /** Each filter the query sets, or undefined when one of them keeps no game at all. */
@@ -211,21 +222,31 @@ export class GameSearch {
   /**
    * The page [offset, end) of the matches, in `order`, by the cheapest of three ways: sort the
    * matches by their place in the order; or walk the order from its start, or from its end,
-   * testing each game with `has`, and stop once the page is full.
+   * testing each game with `has`, and stop once the page is full. When every game matches, the
+   * order itself is the answer, at any offset.
    */
-  #page(order: Order, matches: Uint32Array, has: Keeps, offset: number, end: number): SearchResult {
-    const total = matches.length;
+  #page(order: Order, matches: WordMatches, offset: number, end: number): SearchResult {
+    const total = matches.count;
     const last = Math.min(end, total);
     if (offset >= last) return { total, games: [] };
+    if (total === this.#games.length) {
+      return { total, games: this.#gamesAt(order.positions.subarray(offset, last)) };
+    }
     const spread = this.#games.length / total;
     const fromStart = last * spread;
     const fromEnd = (total - offset) * spread;
+    const walk = Math.min(fromStart, fromEnd);
     const sorting = total * Math.log2(total + 1);
-    if (sorting < Math.min(fromStart, fromEnd)) {
-      const indexes = matches.map((position) => order.indexOf[position] as number).sort();
+    if (sorting < walk) {
+      const indexes = matches
+        .positions()
+        .map((position) => order.indexOf[position] as number)
+        .sort();
       const page = indexes.subarray(offset, last).map((index) => order.positions[index] as number);
       return { total, games: this.#gamesAt(page) };
     }
+    if (walk * TEST_COST > total) matches.positions();
+    const { has } = matches;
     const { positions } = order;
     const games: Game[] = [];
     if (fromStart <= fromEnd) {

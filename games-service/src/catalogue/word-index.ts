@@ -24,6 +24,14 @@ export function tokenize(text: string): string[] {
 
 const ASCII = /^[ -~]*$/;
 
+/** How many units two texts share at their start. */
+function sharedStart(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
 /** The words a query word starts: ids [first, end) of the sorted vocabulary. */
 interface WordRange {
   first: number;
@@ -32,10 +40,22 @@ interface WordRange {
 
 /** The games a query matched; valid until the index is asked again. */
 export interface WordMatches {
-  /** Their positions, each once, in no particular order. */
-  positions: Uint32Array;
+  /** How many games match. */
+  count: number;
+  /**
+   * Their positions, each once, in no particular order. A one-word query finds them only when
+   * this is first called (reading its postings); has() then costs one read a game.
+   */
+  positions(): Uint32Array;
   has(position: number): boolean;
 }
+
+/**
+ * The longest shared start of two words of one game that the index tabulates: a one-word query
+ * longer than this, starting several words that games share so long a start of, reads its
+ * postings to count its games.
+ */
+const MAX_SHARED_START = 16;
 
 /**
  * A game's word-by-word check costs about this many posting reads: a query word is checked
@@ -51,7 +71,9 @@ const CHECK_COST = 4;
  * lists lie end to end in one array. The query's rarest word gives the candidates; each other
  * word then keeps those it reaches, by reading its postings or by checking each candidate's
  * words, whichever reads less. A search stamps the games it keeps in a scratch array rather
- * than building sets, so it allocates nothing in proportion to the catalogue.
+ * than building sets, so it allocates nothing in proportion to the catalogue. A one-word query
+ * reads no postings at all to be counted (see #gamesStarting); its games are then tested one by
+ * one as a walk of an order meets them.
  */
 export class WordIndex {
   /** Every distinct word, in code unit order. */
@@ -62,6 +84,15 @@ export class WordIndex {
   /** The word ids of game p, ascending: `wordIds[wordStart[p]]` up to `wordIds[wordStart[p + 1]]`. */
   readonly #wordStart: Uint32Array;
   readonly #wordIds: Uint32Array;
+  /**
+   * How many games have two consecutive words (in id order) that share their first `l` or more
+   * units, the second of them below word w: `shared[(l - 1) * (words + 1) + w]`, l from 1 to
+   * `#sharedLevels`. A prefix query counts a game once however many of its words it starts.
+   */
+  readonly #shared: Uint32Array;
+  readonly #sharedLevels: number;
+  /** The longest start two consecutive words of a game share (uncapped). */
+  readonly #longestShared: number;
   /** Per game, the stamp of the last search step that kept it. */
   readonly #stamps: Uint32Array;
   /** The candidates of the search under way. */
@@ -96,6 +127,40 @@ export class WordIndex {
       }
       this.#wordStart[position + 1] = at;
     });
+    const shares: number[] = [];
+    let longestShared = 0;
+    for (let position = 0; position < games.length; position++) {
+      const start = this.#wordStart[position] as number;
+      const last = this.#wordStart[position + 1] as number;
+      for (let i = start + 1; i < last; i++) {
+        const id = this.#wordIds[i] as number;
+        const length = sharedStart(
+          this.#words[this.#wordIds[i - 1] as number] as string,
+          this.#words[id] as string,
+        );
+        if (length === 0) continue;
+        shares.push(id, length);
+        longestShared = Math.max(longestShared, length);
+      }
+    }
+    const width = this.#words.length + 1;
+    this.#longestShared = longestShared;
+    this.#sharedLevels = Math.min(longestShared, MAX_SHARED_START);
+    const shared = new Uint32Array(this.#sharedLevels * width);
+    for (let i = 0; i < shares.length; i += 2) {
+      const id = shares[i] as number;
+      const levels = Math.min(shares[i + 1] as number, this.#sharedLevels);
+      for (let level = 0; level < levels; level++) {
+        const at = level * width + id + 1;
+        shared[at] = (shared[at] as number) + 1;
+      }
+    }
+    for (let level = 0; level < this.#sharedLevels; level++) {
+      for (let at = level * width + 1; at < (level + 1) * width; at++) {
+        shared[at] = (shared[at] as number) + (shared[at - 1] as number);
+      }
+    }
+    this.#shared = shared;
     this.#stamps = new Uint32Array(games.length);
     this.#found = new Uint32Array(games.length);
   }
@@ -115,7 +180,14 @@ export class WordIndex {
    */
   matches(q = '', keeps?: (position: number) => boolean): WordMatches | undefined {
     if (q.trim() === '') return undefined;
-    const ranges = tokenize(q)
+    const words = tokenize(q);
+    const [only] = words;
+    if (only !== undefined && words.length === 1 && keeps === undefined) {
+      const range = this.#range(only);
+      const count = this.#gamesStarting(only, range);
+      if (count !== undefined) return this.#oneWord(range, count);
+    }
+    const ranges = words
       .map((word) => this.#range(word))
       .sort((a, b) => this.#reachOf(a) - this.#reachOf(b));
     const [rarest, ...others] = ranges;
@@ -143,9 +215,42 @@ export class WordIndex {
     }
     if (keeps !== undefined && count > 0) count = this.#keep(count, keeps, ++stamp);
     const last = stamp;
+    const positions = found.subarray(0, count);
+    return { count, positions: () => positions, has: (position) => stamps[position] === last };
+  }
+
+  /**
+   * How many games have a word that `prefix` starts, without reading their postings: each
+   * game counts once for every such word, less once for each of its consecutive words (in id
+   * order) that `prefix` starts both of. Undefined when the table is too short for the prefix.
+   */
+  #gamesStarting(prefix: string, range: WordRange): number | undefined {
+    const reach = this.#reachOf(range);
+    if (range.end - range.first <= 1 || prefix.length > this.#longestShared) return reach;
+    if (prefix.length > this.#sharedLevels) return undefined;
+    const row = (prefix.length - 1) * (this.#words.length + 1);
+    return (
+      reach -
+      ((this.#shared[row + range.end] as number) - (this.#shared[row + range.first] as number))
+    );
+  }
+
+  /**
+   * The games of a one-word query, counted already: each is tested word by word until the
+   * caller asks for them all, which stamps them.
+   */
+  #oneWord(range: WordRange, count: number): WordMatches {
+    let found: Uint32Array | undefined;
+    const stamp = this.#newStamps(1);
+    const stamps = this.#stamps;
     return {
-      positions: found.subarray(0, count),
-      has: (position) => stamps[position] === last,
+      count,
+      positions: () => {
+        found ??= this.#found.subarray(0, this.#gamesOf(range, stamp));
+        return found;
+      },
+      has: (position) =>
+        found === undefined ? this.#hasWordIn(position, range) : stamps[position] === stamp,
     };
   }
 

@@ -29,7 +29,7 @@ describe('WordIndex', () => {
   ]);
   const matches = (q?: string) => {
     const found = index.matches(q);
-    return found && [...found.positions].sort((a, b) => a - b);
+    return found && [...found.positions()].sort((a, b) => a - b);
   };
 
   it('counts, for a prefix, the games of each word it starts', () => {
@@ -65,7 +65,7 @@ describe('WordIndex', () => {
 
   it('keeps only the games a filter accepts', () => {
     const found = index.matches('studio', (position) => position % 2 === 1);
-    expect(found && [...found.positions].sort()).to.deep.equal([1, 3]);
+    expect(found && [...found.positions()].sort()).to.deep.equal([1, 3]);
     expect(found && [0, 1, 2, 3].filter((position) => found.has(position))).to.deep.equal([1, 3]);
   });
 
@@ -74,6 +74,39 @@ describe('WordIndex', () => {
     expect(matches('bored studio')).to.deep.equal([2]);
     expect(matches('bored studio rock')).to.deep.equal([2]);
     expect(matches('bored studio red')).to.deep.equal([]);
+  });
+
+  it('counts a game once however many of its words one query word starts', () => {
+    const long = 'internationalisation'; // shares more than any table of shared starts holds
+    const shared = new WordIndex([
+      { title: 'Studio Studios Studious', developer: 'Stud' },
+      { title: 'Studs', developer: 'Sun' },
+      { title: `${long} ${long}s`, developer: 'Sun Studio' },
+      { title: 'Moon', developer: 'Rain' },
+    ]);
+    const expected: [string, number[]][] = [
+      ['stud', [0, 1, 2]],
+      ['studio', [0, 2]],
+      ['studios', [0]],
+      ['s', [0, 1, 2]],
+      ['su', [1, 2]],
+      ['i', [2]],
+      [long.slice(0, 18), [2]],
+      [`${long}s`, [2]],
+      ['m', [3]],
+      ['moons', []],
+    ];
+    for (const [q, positions] of expected) {
+      const found = shared.matches(q) as NonNullable<ReturnType<typeof shared.matches>>;
+      expect(found.count, q).to.equal(positions.length);
+      const tested = [0, 1, 2, 3].filter((position) => found.has(position));
+      expect(tested, q).to.deep.equal(positions);
+      expect([...found.positions()].sort(), q).to.deep.equal(positions);
+      expect(
+        [0, 1, 2, 3].filter((position) => found.has(position)),
+        q,
+      ).to.deep.equal(positions);
+    }
   });
 
   it('answers undefined for a blank query and nothing for one without a word', () => {
