@@ -1,5 +1,5 @@
 import {
-  CACHE_CONTROL,
+  answerStable,
   type Context,
   NotFound,
   type Operation,
@@ -26,7 +26,8 @@ const gems = {
 
 /**
  * The read-only JSON API under /api/games, in routing order: literal paths come before
- * `/:id`, which would otherwise read them as ids.
+ * `/:id`, which would otherwise read them as ids. Any cache may keep its answers: the
+ * catalogue is fixed while the process runs.
  */
 export function apiOperations(catalogue: Catalogue): Operation[] {
   const findGame = (ctx: Context): Game => {
@@ -35,6 +36,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
     if (!game) throw new NotFound(`No game with id ${id}`);
     return game;
   };
+  const toGem = (game: Game) => ({ ...toSummary(game), reviewCount: game.reviewCount });
 
   return [
     {
@@ -60,9 +62,8 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       handler: (ctx) => {
         const query = readSearchQuery(ctx.query);
         const { total, games } = catalogue.search({ sort: 'id', ...query });
-        ctx.set('Cache-Control', CACHE_CONTROL.stable);
         setPageHeaders(ctx, { params: query, shown: games.length, total, maxLimit: MAX_LIMIT });
-        ctx.body = games.map(toSummary);
+        answerStable(ctx, games.map(toSummary));
       },
     },
     {
@@ -74,10 +75,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         'Best first; ties go to the game with more reviews, then by title. Unrated games never appear.',
       responses: { 200: { description: 'The best games, best first', schema: summaries } },
       errors: [],
-      handler: (ctx) => {
-        ctx.set('Cache-Control', CACHE_CONTROL.stable);
-        ctx.body = catalogue.topRated(TOP_RATED_API_COUNT).map(toSummary);
-      },
+      handler: (ctx) => answerStable(ctx, catalogue.topRated(TOP_RATED_API_COUNT).map(toSummary)),
     },
     {
       id: 'hiddenGems',
@@ -86,12 +84,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       summary: 'Highly rated games that few people have reviewed',
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
-      handler: (ctx) => {
-        ctx.set('Cache-Control', CACHE_CONTROL.stable);
-        ctx.body = catalogue
-          .hiddenGems()
-          .map((game) => ({ ...toSummary(game), reviewCount: game.reviewCount }));
-      },
+      handler: (ctx) => answerStable(ctx, catalogue.hiddenGems().map(toGem)),
     },
     {
       id: 'gamesByGenre',
@@ -118,8 +111,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         const { limit } = readLimit(ctx.query);
         const games = catalogue.byGenre(ctx.params.genre ?? '', limit);
         if (games.length === 0) throw new NotFound(`No game has the genre ${ctx.params.genre}`);
-        ctx.set('Cache-Control', CACHE_CONTROL.stable);
-        ctx.body = games.map(toSummary);
+        answerStable(ctx, games.map(toSummary));
       },
     },
     {
@@ -130,11 +122,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       parameters: [idParameter],
       responses: { 200: { description: 'The game', schema: gameSchema } },
       errors: [400, 404],
-      handler: (ctx) => {
-        const game = findGame(ctx);
-        ctx.set('Cache-Control', CACHE_CONTROL.stable);
-        ctx.body = game;
-      },
+      handler: (ctx) => answerStable(ctx, findGame(ctx)),
     },
     {
       id: 'gameRecommendations',
@@ -147,11 +135,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       parameters: [idParameter],
       responses: { 200: { description: 'The recommended games', schema: summaries } },
       errors: [400, 404],
-      handler: (ctx) => {
-        const game = findGame(ctx);
-        ctx.set('Cache-Control', CACHE_CONTROL.stable);
-        ctx.body = catalogue.recommendations(game).map(toSummary);
-      },
+      handler: (ctx) => answerStable(ctx, catalogue.recommendations(findGame(ctx)).map(toSummary)),
     },
   ];
 }

@@ -1,3 +1,5 @@
+import type { Context } from 'koa';
+
 /**
  * The Cache-Control values the services answer with, named once. Each answer says how long any
  * cache (a browser, the caching proxy in front of the services) may keep it.
@@ -14,3 +16,9 @@ export const CACHE_CONTROL = {
   /** Kept for good: a URL that names its version, so that a new version has a new URL. */
   immutable: 'public, max-age=31536000, immutable',
 } as const;
+
+/** Answers `body` as data fixed while the process runs: any cache may keep it (`stable`). */
+export function answerStable(ctx: Context, body: unknown): void {
+  ctx.set('Cache-Control', CACHE_CONTROL.stable);
+  ctx.body = body;
+}

@@ -1,4 +1,4 @@
-import { CACHE_CONTROL, type Context, NotFound, type Operation } from 'service-kit';
+import { answerStable, type Context, NotFound, type Operation } from 'service-kit';
 import { activitySchema, type Itinerary, itinerarySchema } from '../itineraries/generate.js';
 import { type Itineraries, summarySchema, toSummary } from '../itineraries/itineraries.js';
 import { destinationParam, destinationParameter } from './params.js';
@@ -9,13 +9,10 @@ const highlightSchema = {
   properties: { ...activitySchema.properties, highlight: { type: 'boolean', const: true } },
 };
 
-/** Answers JSON that any cache may keep: the plans are fixed while the process runs. */
-function stable(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', CACHE_CONTROL.stable);
-  ctx.body = body;
-}
-
-/** The read-only JSON API under /api/itineraries, in routing order. */
+/**
+ * The read-only JSON API under /api/itineraries, in routing order. Any cache may keep its
+ * answers: the plans are fixed while the process runs.
+ */
 export function apiOperations(itineraries: Itineraries): Operation[] {
   const itineraryOf = (ctx: Context): Itinerary => {
     const name = destinationParam(ctx);
@@ -40,7 +37,7 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
         },
       },
       errors: [],
-      handler: (ctx) => stable(ctx, summaries()),
+      handler: (ctx) => answerStable(ctx, summaries()),
     },
     {
       id: 'getItinerary',
@@ -53,7 +50,7 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       parameters: [destinationParameter],
       responses: { 200: { description: 'The itinerary', schema: itinerarySchema } },
       errors: [400, 404],
-      handler: (ctx) => stable(ctx, itineraryOf(ctx)),
+      handler: (ctx) => answerStable(ctx, itineraryOf(ctx)),
     },
     {
       id: 'itineraryHighlights',
@@ -66,7 +63,7 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
         200: { description: 'The highlights', schema: { type: 'array', items: highlightSchema } },
       },
       errors: [400, 404],
-      handler: (ctx) => stable(ctx, highlightsOf(itineraryOf(ctx))),
+      handler: (ctx) => answerStable(ctx, highlightsOf(itineraryOf(ctx))),
     },
   ];
 }
