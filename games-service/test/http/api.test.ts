@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { captureLogger } from 'service-kit/testing';
+import { captureLogger, expectPagesNotFound, expectSameAnswers } from 'service-kit/testing';
 import { createApp } from '../../src/app.js';
 import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { seededCatalogue as catalogue, expectErrorBody, request, seededApp } from '../helpers.js';
@@ -136,27 +136,22 @@ describe('JSON API /api/games', () => {
     });
 
     it('reads a percent-encoded unreserved character as the plain one', async () => {
-      const pairs: [string, string][] = [
+      await expectSameAnswers(request(app), [
         ['/api/games/%74op-rated', '/api/games/top-rated'],
         ['/api/games/%31', '/api/games/1'],
         ['/api/games/genre/%52%50G', '/api/games/genre/RPG'],
         ['/%61pi/games/1/recommendations', '/api/games/1/recommendations'],
         ['/games/%31', '/games/1'],
-      ];
-      for (const [encoded, plain] of pairs) {
-        const expected = await request(app).get(plain).expect(200);
-        const res = await request(app).get(encoded).expect(200);
-        expect(res.text, encoded).to.equal(expected.text);
-      }
+      ]);
     });
 
     it('matches paths in their exact case: another case is the pages 404, whatever follows', async () => {
-      for (const path of ['/API/games/999', '/API/games/top-rated', '/Api/games', '/GAMES/1']) {
-        const res = await request(app).get(path).set('Origin', 'https://elsewhere.example');
-        expect(res.status, path).to.equal(404);
-        expect(res.headers['content-type'], path).to.match(/html/);
-        expect(res.headers['access-control-allow-origin'], path).to.equal(undefined);
-      }
+      await expectPagesNotFound(request(app), [
+        '/API/games/999',
+        '/API/games/top-rated',
+        '/Api/games',
+        '/GAMES/1',
+      ]);
       expectErrorBody(await request(app).get('/api/games/TOP-RATED'), 400);
       expectErrorBody(await request(app).get('/api/Games/1'), 404);
     });

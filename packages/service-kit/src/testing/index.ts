@@ -1,4 +1,5 @@
 // What a service's tests use from the kit (see README.md: one line each).
+export { expectCacheControl, expectPagesNotFound, expectSameAnswers } from './answers.js';
 export { Conformance } from './conformance.js';
 export { captureLogger, expectErrorBody } from './http.js';
 export { expectDocumentedApi } from './openapi.js';

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import Koa from 'koa';
+import request from 'supertest';
+import {
+  expectCacheControl,
+  expectPagesNotFound,
+  expectSameAnswers,
+} from '../../src/testing/answers.js';
+import { fixtureService } from '../fixture.js';
+
+/** The message `check` fails with, or undefined when it passes. */
+async function failure(check: Promise<void>): Promise<string | undefined> {
+  return check.then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+}
+
+describe('answers over a table of paths', () => {
+  const fixture = fixtureService();
+  const client = fixture.request(fixture.app.callback());
+
+  describe('expectSameAnswers', () => {
+    it('passes when each path answers as its pair', async () => {
+      await expectSameAnswers(client, [
+        ['/api/%69tems', '/api/items'],
+        ['/%64ocs', '/docs'],
+      ]);
+    });
+
+    it('fails on other bytes, and on a path that does not answer 200', async () => {
+      expect(await failure(expectSameAnswers(client, [['/api/big/1', '/api/big/2']]))).to.match(
+        /\/api\/big\/1 answers otherwise than \/api\/big\/2/,
+      );
+      expect(await failure(expectSameAnswers(client, [['/api/nope', '/api/items']]))).to.match(
+        /expected 200 "OK", got 404/,
+      );
+    });
+  });
+
+  describe('expectCacheControl', () => {
+    it('passes when each path answers its Cache-Control', async () => {
+      await expectCacheControl(client, [
+        ['/api/items', 'public, max-age=60'],
+        ['/api/random', 'no-store'],
+        ['/nope', 'no-store'],
+      ]);
+    });
+
+    it('fails on another Cache-Control, naming the path', async () => {
+      const check = expectCacheControl(client, [
+        ['/api/random', 'no-store'],
+        ['/api/items', 'no-store'],
+      ]);
+      expect(await failure(check)).to.match(/the Cache-Control of \/api\/items/);
+    });
+  });
+
+  describe('expectPagesNotFound', () => {
+    it("passes on a path of the pages' 404, for an origin the API allows", async () => {
+      await expectPagesNotFound(client, ['/API/items', '/DOCS'], 'https://allowed.example');
+    });
+
+    it("fails on the API's JSON 404, and on a path that answers", async () => {
+      expect(await failure(expectPagesNotFound(client, ['/api/ITEMS']))).to.match(
+        /the Content-Type of \/api\/ITEMS/,
+      );
+      expect(await failure(expectPagesNotFound(client, ['/api/items']))).to.match(
+        /the status of \/api\/items/,
+      );
+    });
+
+    it('fails on an HTML 404 that allows other origins', async () => {
+      const open = new Koa().use((ctx) => {
+        ctx.set('Access-Control-Allow-Origin', '*');
+        ctx.status = 404;
+        ctx.type = 'html';
+        ctx.body = '<p>Not found</p>';
+      });
+      expect(await failure(expectPagesNotFound(request(open.callback()), ['/API']))).to.match(
+        /CORS on \/API/,
+      );
+    });
+  });
+});
