@@ -21,14 +21,7 @@ import {
   scaleResults,
 } from './report.js';
 import { ROUTES } from './routes.js';
-import {
-  CD_QUERIES,
-  cdsAtScale,
-  GAMES_QUERIES,
-  gamesAtScale,
-  SCALE_HEADING,
-  scaleSection,
-} from './scale.js';
+import { atScale, CD_QUERIES, GAMES_QUERIES, SCALE_HEADING, scaleSection } from './scale.js';
 import { sendVaried } from './varied.js';
 import { measureMix, measurePosts } from './writes.js';
 
@@ -168,7 +161,8 @@ async function measureScale(results: BenchResults) {
   const start = loadAverageNow();
   if (wanted('games-service')) {
     await part('growth of games-service', results, async () => {
-      results.gamesScale = await gamesAtScale(
+      results.gamesScale = await atScale(
+        'games-service',
         tmp,
         BASE_ENV,
         settings,
@@ -179,7 +173,8 @@ async function measureScale(results: BenchResults) {
   }
   if (wanted('cd-service')) {
     await part('growth of cd-service', results, async () => {
-      results.cdScale = await cdsAtScale(tmp, BASE_ENV, settings, targetsOnly(CD_QUERIES));
+      const queries = targetsOnly(CD_QUERIES);
+      results.cdScale = await atScale('cd-service', tmp, BASE_ENV, settings, queries);
     });
   }
   results.scaleLoadAverage = { start, end: loadAverageNow() };

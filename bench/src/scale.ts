@@ -18,13 +18,17 @@ import {
   writeSyntheticGames,
 } from './synthetic.js';
 
+/** The records of the baseline start: every growth is a time over the time at this size. */
 export const SMALL = 1_000;
+/** The games of games-service's large start: the catalogue size its targets are set for. */
 export const GAMES_LARGE = 100_000;
+/** The CDs cd-service seeds into SQLite at its large start. */
 export const CDS_LARGE = 1_000_000;
 /** The most the time of a request may grow from SMALL to the large size. */
 export const MAX_GROWTH = 3;
 /** The most a light request's p99 may grow while 4 clients loop the heaviest search. */
 export const MAX_P99_UNDER_SEARCHES = 10;
+/** The clients that loop the heaviest search while the light request's p99 is measured. */
 export const HEAVY_CLIENTS = 4;
 /** games-service's bounds at GAMES_LARGE games: start to listening, and memory after the load. */
 export const MAX_LARGE_START_MS = 5_000;
@@ -34,7 +38,9 @@ export const MAX_CD_SEEDED_START_MS = 60_000;
 export const MAX_CD_PEAK_RESIDENT_MB = 384;
 /** The light request measured beside the heavy searches. */
 const LIGHT_PATH = '/api/games/1';
+/** games-service's results per search page (its own SEARCH_PAGE_SIZE): the last page's number. */
 const SEARCH_PAGE_SIZE = 24;
+/** The `limit` of every API search measured: one page, as a client asks for it. */
 const API_PAGE = 20;
 
 export interface GrowthRow {
@@ -269,47 +275,46 @@ async function compareSizes(
   }
 }
 
-export function cdsAtScale(
-  dir: string,
-  env: Record<string, string>,
-  settings: RunSettings,
-  queries = CD_QUERIES,
-  starts = 1,
-): Promise<ScaleResult> {
-  return compareSizes(
-    'cd-service',
-    CDS_LARGE,
-    (size) => ({
-      ...env,
+type ScaledService = 'games-service' | 'cd-service';
+
+/**
+ * What a service's growth is measured on: its large size, and the environment that starts it on
+ * `size` generated records written in `dir` (written once per size, however many starts).
+ */
+const AT_SCALE: Record<
+  ScaledService,
+  { large: number; data: (dir: string, size: number) => Record<string, string> }
+> = {
+  'games-service': {
+    large: GAMES_LARGE,
+    data: (dir, size) => ({ GAMES_FILE: writeSyntheticGames(dir, size) }),
+  },
+  'cd-service': {
+    large: CDS_LARGE,
+    data: (dir, size) => ({
       CD_DB_PATH: join(dir, `cds-${size}.sqlite`),
       CD_SEED: 'true',
       CD_SEED_FILE: writeSyntheticCds(dir, size),
     }),
-    queries,
-    settings,
-    starts,
-  );
-}
+  },
+};
 
-export function gamesAtScale(
+/** `service` at SMALL and at its large size: `queries` alternated, and `starts` starts timed. */
+export function atScale(
+  service: ScaledService,
   dir: string,
   env: Record<string, string>,
   settings: RunSettings,
-  queries = GAMES_QUERIES,
-  starts = 3,
+  queries: Query[],
+  starts = 1,
 ): Promise<ScaleResult> {
-  const files = new Map<number, string>();
-  return compareSizes(
-    'games-service',
-    GAMES_LARGE,
-    (size) => {
-      if (!files.has(size)) files.set(size, writeSyntheticGames(dir, size));
-      return { ...env, GAMES_FILE: files.get(size) as string };
-    },
-    queries,
-    settings,
-    starts,
-  );
+  const { large, data } = AT_SCALE[service];
+  const envs = new Map<number, Record<string, string>>();
+  const envFor = (size: number) => {
+    if (!envs.has(size)) envs.set(size, { ...env, ...data(dir, size) });
+    return envs.get(size) as Record<string, string>;
+  };
+  return compareSizes(service, large, envFor, queries, settings, starts);
 }
 
 const fmt = (n: number, digits = 0) =>
