@@ -12,7 +12,9 @@ import {
   TEXT_PATTERN,
 } from './schema.js';
 
+/** CDs a page holds when `limit` is not given. */
 export const DEFAULT_LIMIT = 100;
+/** The largest `limit`: no page holds more CDs. */
 export const MAX_LIMIT = 1000;
 /** The largest year `before` takes: four digits, beyond any CD's year. */
 export const MAX_BEFORE_YEAR = 9999;
@@ -24,6 +26,7 @@ export const MAX_BEFORE_YEAR = 9999;
 export const MAX_OFFSET = 10_000;
 /** The longest `cursor`: a sort key of two texts of at most 200 characters, and an id. */
 const MAX_CURSOR_LENGTH = 4096;
+/** The order of a list without `sort`: by title, then id. */
 export const DEFAULT_SORT = 'title';
 
 const SORTS = SORT_FIELDS.flatMap((field) => [field, `-${field}`]);

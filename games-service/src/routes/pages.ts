@@ -17,7 +17,9 @@ import type { SearchQuery } from '../catalogue/search.js';
 import { readGameId } from './params.js';
 import { SEARCH_PARAMETERS, SEARCH_READING } from './search-params.js';
 
+/** Games the home page picks at random: three full rows of three cards on a wide screen. */
 export const HOME_GAME_COUNT = 9;
+/** Games the top-rated page lists, best first: five full rows of three cards. */
 export const TOP_RATED_PAGE_COUNT = 15;
 /** Results per search page: rows of 3, 2 or 1 cards all end full. */
 export const SEARCH_PAGE_SIZE = 24;
