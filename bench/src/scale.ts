@@ -13,6 +13,7 @@ import {
   gameTitle,
   QUARTER_GENRE,
   rareWord,
+  syntheticCds,
   WORD_IN_EVERY_TITLE,
   writeSyntheticCds,
   writeSyntheticGames,
@@ -84,6 +85,10 @@ interface Query {
 const fixed = (path: string) => () => path;
 const artist = encodeURIComponent(cdArtist(7, SMALL));
 const year = 1960;
+/** How many generated CDs of SMALL are Jazz released before `year` (14). */
+const JAZZ_BEFORE_AT_SMALL = syntheticCds(SMALL).filter(
+  (cd) => cd.genre === 'Jazz' && cd.releaseYear < year,
+).length;
 
 const CD_FILTERS: [what: string, query: string][] = [
   ['all CDs', ''],
@@ -106,10 +111,18 @@ export const CD_QUERIES: Query[] = [
       target: true,
     })),
   ),
+  // Only JAZZ_BEFORE_AT_SMALL CDs match at SMALL: a limit above it would compare a short answer
+  // with a full one. The target asks for the same number of titles at both sizes.
   {
-    what: `titles of genre and before ${year}`,
-    path: fixed(`/cds?fields=title&genre=Jazz&before=${year}&limit=1000`),
+    what: `titles of genre and before ${year}, limit=${JAZZ_BEFORE_AT_SMALL} (every match at ${SMALL})`,
+    path: fixed(`/cds?fields=title&genre=Jazz&before=${year}&limit=${JAZZ_BEFORE_AT_SMALL}`),
     target: true,
+  },
+  // Untargeted: 1,000 titles at the large size against the few at SMALL, the cost following the
+  // size of the answer.
+  {
+    what: `titles of genre and before ${year}, limit=1000 (answers of different sizes)`,
+    path: fixed(`/cds?fields=title&genre=Jazz&before=${year}&limit=1000`),
   },
 ];
 

@@ -125,7 +125,14 @@ export const cdArtist = (index: number, count: number) =>
  * QUARTER_GENRE, CDS_PER_ARTIST per artist, release years 1950 to 2024 in turn.
  */
 export function writeSyntheticCds(dir: string, count: number): string {
-  const cds = Array.from({ length: count }, (_, index) => ({
+  const file = join(dir, `cds-${count}.json`);
+  writeFileSync(file, JSON.stringify(syntheticCds(count)));
+  return file;
+}
+
+/** The generated CDs of a seed of `count` (what writeSyntheticCds writes). */
+export function syntheticCds(count: number) {
+  return Array.from({ length: count }, (_, index) => ({
     // About the seed's 14 characters: "Silent Harbor".
     title: `${at(ADJECTIVES, index)} ${at(STUDIO_NAMES, index * 11)}`,
     artist: cdArtist(index, count),
@@ -133,7 +140,4 @@ export function writeSyntheticCds(dir: string, count: number): string {
       index % 4 === 0 ? QUARTER_GENRE : (OTHER_CD_GENRES[index % OTHER_CD_GENRES.length] as string),
     releaseYear: 1950 + (index % 75),
   }));
-  const file = join(dir, `cds-${count}.json`);
-  writeFileSync(file, JSON.stringify(cds));
-  return file;
 }
