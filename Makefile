@@ -7,7 +7,7 @@ PACKAGES := $(KIT) $(SERVICES)
 INSTALLED := $(addsuffix /node_modules/.package-lock.json,$(PACKAGES))
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help install build start start-dist test test-mongo lint format bench bench-scale test-reliability
+.PHONY: help install build start start-dist test test-mongo lint format bench bench-scale bench-wal test-reliability
 .DEFAULT_GOAL := help
 
 help: ## List the targets
@@ -60,11 +60,14 @@ lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint 
 format: $(INSTALLED) ## Rewrite the code in the house style
 	@for p in $(PACKAGES) bench; do (cd $$p && $(NPM) run format); done
 
-bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services: each route against plain Koa replaying its answer and a bare node:http replay, layer costs from a CPU profile, growth with the data, memory (writes bench/RESULTS.md; about 20 minutes)
+bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services: each route against plain Koa replaying its answer and a bare node:http replay, layer costs from a CPU profile, growth with the data, the CD WAL under steady writes, memory (writes bench/RESULTS.md; about 27 minutes)
 	@cd bench && node --import tsx src/bench.ts --write
 
 bench-scale: build bench/node_modules/.package-lock.json ## The bench's growth section alone: 1,000 records against 100,000 games (and the CDs' large size); rewrites that section of bench/RESULTS.md (about 10 minutes)
 	@cd bench && node --import tsx src/bench.ts --scale --write
+
+bench-wal: build bench/node_modules/.package-lock.json ## cd-service's WAL under 5 minutes of steady writes at 1,000,000 CDs: its largest size, writes/s, failures (prints it; about 7 minutes)
+	@cd bench && node --import tsx src/bench.ts --wal
 
 test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
 	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) test

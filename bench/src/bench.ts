@@ -15,20 +15,30 @@ import { repoRoot, type ServiceName, startService } from './process.js';
 import {
   type BenchResults,
   keptSections,
+  LAYER_COSTS,
   loadAverageNow,
   type ProcessRow,
   report,
   scaleResults,
 } from './report.js';
 import { ROUTES } from './routes.js';
-import { atScale, CD_QUERIES, GAMES_QUERIES, SCALE_HEADING, scaleSection } from './scale.js';
+import {
+  atScale,
+  CD_QUERIES,
+  CDS_LARGE,
+  GAMES_QUERIES,
+  SCALE_HEADING,
+  scaleSection,
+} from './scale.js';
 import { sendVaried } from './varied.js';
+import { WAL_HEADING, walSection, walUnderWrites } from './wal.js';
 import { measureMix, measurePosts } from './writes.js';
 
 const { values: options } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    wal: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     only: { type: 'string' },
     rounds: { type: 'string' },
@@ -47,6 +57,8 @@ const settings: RunSettings = {
 const PROFILE_SECONDS = quick ? 2 : 8;
 /** Starts of each service measured, for the median start time. */
 const STARTS = quick ? 1 : 3;
+/** The WAL under steady writes: 5 minutes at the large CD size (--quick: 20 s at 1,000 CDs). */
+const WAL_RUN = quick ? { cds: 1_000, seconds: 20 } : { cds: CDS_LARGE, seconds: 300 };
 const SERVICES: ServiceName[] = ['games-service', 'travel-service', 'cd-service'];
 const wanted = (service: ServiceName) => !options.only || service.startsWith(options.only);
 const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
@@ -134,6 +146,11 @@ async function main() {
     processes: [],
     failures: [],
   };
+  if (options.wal) {
+    await measureWal(results);
+    if (results.wal) writeSection(WAL_HEADING, walSection(results.wal));
+    return finish(results);
+  }
   if (!options.scale) {
     for (const service of SERVICES) {
       if (wanted(service)) await part(service, results, () => measureService(service, results));
@@ -141,9 +158,16 @@ async function main() {
   }
   await measureScale(results);
   if (options.scale) {
-    writeScaleSection(results);
+    writeSection(
+      SCALE_HEADING,
+      scaleSection(scaleResults(results), {
+        loadAverage: results.scaleLoadAverage ?? { start: Number.NaN, end: Number.NaN },
+        settings,
+      }),
+    );
     return finish(results);
   }
+  await measureWal(results);
   const text = report(results);
   console.log(text);
   if (options.write) {
@@ -180,25 +204,35 @@ async function measureScale(results: BenchResults) {
   results.scaleLoadAverage = { start, end: loadAverageNow() };
 }
 
+/** The WAL of cd-service under minutes of steady writes (WAL_RUN). */
+async function measureWal(results: BenchResults) {
+  if (!wanted('cd-service')) return;
+  await part('cd-service WAL under steady writes', results, async () => {
+    results.wal = await walUnderWrites(tmp, BASE_ENV, WAL_RUN);
+  });
+}
+
 /**
- * `--scale`: prints the growth section alone and, with `--write`, puts it in place of the one
- * in RESULTS.md (up to the next section), leaving the rest of the file as it was.
+ * `--scale`, `--wal`: prints that section alone and, with `--write`, puts it in place of the
+ * one in RESULTS.md (up to the next section; when there is none, before the hand-written
+ * sections), leaving the rest of the file as it was.
  */
-function writeScaleSection(results: BenchResults) {
-  const section = scaleSection(scaleResults(results), {
-    loadAverage: results.scaleLoadAverage ?? { start: Number.NaN, end: Number.NaN },
-    settings,
-  }).join('\n');
+function writeSection(heading: string, lines: string[]) {
+  const section = lines.join('\n');
   console.log(section);
-  if (!options.write) return;
+  if (!options.write || lines.length === 0) return;
   const file = join(repoRoot, 'bench', 'RESULTS.md');
   const text = readFileSync(file, 'utf8');
-  const from = text.indexOf(`\n${SCALE_HEADING}\n`);
-  if (from === -1) throw new Error(`${file} has no "${SCALE_HEADING}" section to replace`);
-  const next = text.indexOf('\n## ', from + 1);
+  let from = text.indexOf(`\n${heading}\n`);
+  let next = text.indexOf('\n## ', from + 1);
+  if (from === -1) {
+    from = text.indexOf(`\n${LAYER_COSTS}\n`);
+    if (from === -1) throw new Error(`${file} has no "${heading}" nor "${LAYER_COSTS}" section`);
+    next = from;
+  }
   const rest = next === -1 ? '' : text.slice(next + 1);
   writeFileSync(file, `${text.slice(0, from + 1)}${section}\n${rest}`);
-  log(`wrote the growth section of ${file}`);
+  log(`wrote the section "${heading}" of ${file}`);
 }
 
 function finish(results: BenchResults) {

@@ -6,6 +6,21 @@ export interface Request {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * For load() only, autocannon's hooks of a request in a sequence: `setupRequest` changes the
+   * request with what earlier answers left in the connection's `context` (a falsy return starts
+   * the sequence again), `onResponse` reads the answer. The context is emptied at each turn.
+   */
+  setupRequest?: (
+    request: autocannon.Request,
+    context: Record<string, unknown>,
+  ) => autocannon.Request | undefined;
+  onResponse?: (
+    status: number,
+    body: string,
+    context: Record<string, unknown>,
+    headers: Record<string, string | string[]>,
+  ) => void;
 }
 
 export interface LoadResult {
@@ -34,6 +49,14 @@ const toAutocannon = (request: Request) => ({
     ? { 'content-type': 'application/json', ...request.headers }
     : request.headers,
   body: request.body,
+  // Only when given: autocannon takes an undefined hook for one. Its types leave out the falsy
+  // return its README documents, and type the context `object`.
+  ...(request.setupRequest && {
+    setupRequest: request.setupRequest as autocannon.Request['setupRequest'],
+  }),
+  ...(request.onResponse && {
+    onResponse: request.onResponse as autocannon.Request['onResponse'],
+  }),
 });
 
 /**

@@ -11,6 +11,7 @@ import type { ServiceName } from './process.js';
 import { GROUPS, type Group } from './routes.js';
 import { type ScaleResult, scaleSection, scaleVerdicts } from './scale.js';
 import { VARIED_REQUESTS } from './varied.js';
+import { type WalResult, walSection, walVerdict } from './wal.js';
 import { MIX_CONNECTIONS, MIX_READ, type MixResult } from './writes.js';
 
 export const MAX_START_MS = 1000;
@@ -46,11 +47,13 @@ export interface BenchResults {
   gamesScale?: ScaleResult;
   /** The load average at the start and the end of the scale part. */
   scaleLoadAverage?: { start: number; end: number };
+  /** cd-service's WAL under minutes of steady writes. */
+  wal?: WalResult;
   /** The parts that failed, with why: not measured. */
   failures: string[];
 }
 
-const LAYER_COSTS = '## What each layer costs';
+export const LAYER_COSTS = '## What each layer costs';
 const LAYER_COSTS_PLACEHOLDER = `${LAYER_COSTS}
 
 Written by hand: what the profiles above mean, and what was tried. \`make bench\` keeps this
@@ -190,6 +193,7 @@ function verdicts(results: BenchResults): string[] {
       `${verdict(results.posts.rps >= MIN_POSTS_RPS, `>= ${fmt(MIN_POSTS_RPS)} req/s`)} cd durable \`POST /cds\`: ${fmt(results.posts.rps)} req/s`,
     );
   }
+  if (results.wal) lines.push(walVerdict(results.wal));
   if (results.mix) {
     lines.push(
       `${atLeast(results.mix.ratio, MIN_MIX_RATIO)} cd 90/10 read/write mix: ${fmt(results.mix.ratio, 2)} of the reads alone, p99 ${fmt(results.mix.mix.p99Ms, 1)} ms`,
@@ -271,6 +275,7 @@ export function report(results: BenchResults): string {
       settings: results.settings,
     }),
     ...writesSection(results),
+    ...(results.wal ? walSection(results.wal) : []),
     ...conditionalListSection(results),
     ...processSection(results.processes, results.routes),
   ].join('\n');
