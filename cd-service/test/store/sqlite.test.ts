@@ -14,7 +14,7 @@ import { changesFor, newRecord } from '../../src/cd/records.js';
 import { openCdDatabase, openSqliteStore, WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite.js';
 import { LIST_INDEXES, toSqlite } from '../../src/store/sqlite-schema.js';
 import { folderEachTest } from '../fixtures.js';
-import { makeCdInput } from '../helpers.js';
+import { makeCdInput, makeRecord } from '../helpers.js';
 import { sqliteFactory } from '../stores.js';
 import { describeStoreContract } from './contract.js';
 
@@ -254,5 +254,24 @@ describe('SQLite store: loading the sample collection', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('cuts a WAL that a long read let grow back to journal_size_limit once writes go on', async () => {
+    const { file } = folder;
+    const store = folder.openStore();
+    const walSize = () => statSync(`${file}-wal`).size;
+    // A reader holding its snapshot keeps every checkpoint from restarting the WAL: it grows.
+    const reader = new Database(file, { readonly: true });
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT count(*) FROM cds').get();
+    for (let i = 0; i < 5000 && walSize() <= WAL_SIZE_LIMIT_BYTES; i++) {
+      await store.insert(makeRecord());
+    }
+    expect(walSize()).to.be.above(WAL_SIZE_LIMIT_BYTES);
+    reader.prepare('COMMIT').run();
+    reader.close();
+    // The next commits checkpoint the whole WAL, restart it, and truncate it to the limit.
+    for (let i = 0; i < 3; i++) await store.insert(makeRecord());
+    expect(walSize()).to.be.at.most(WAL_SIZE_LIMIT_BYTES);
   });
 });
