@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { captureLogger, expectPagesNotFound, expectSameAnswers } from 'service-kit/testing';
+import {
+  captureLogger,
+  expectHealthy,
+  expectPagesNotFound,
+  expectSameAnswers,
+  expectSecurityHeaders,
+} from 'service-kit/testing';
 import { createApp } from '../../src/app.js';
 import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { seededCatalogue as catalogue, expectErrorBody, request, seededApp } from '../helpers.js';
@@ -197,18 +203,18 @@ describe('JSON API /api/games', () => {
   });
 
   describe('service', () => {
-    it('GET /healthz reports ok', async () => {
-      const res = await request(app).get('/healthz').expect(200);
-      expect(res.body).to.deep.equal({ status: 'ok', games: catalogue.size });
+    it('GET /healthz reports ok and the number of games', async () => {
+      await expectHealthy(request(app), { games: catalogue.size });
     });
 
     it('puts the security headers on every response', async () => {
-      for (const path of ['/api/games', '/api/nope', '/', '/nope', '/healthz']) {
-        const res = await request(app).get(path);
-        expect(res.headers['x-content-type-options'], path).to.equal('nosniff');
-        expect(res.headers['x-frame-options'], path).to.equal('DENY');
-        expect(res.headers['content-security-policy'], path).to.include("default-src 'self'");
-      }
+      await expectSecurityHeaders(
+        request(app),
+        ['/api/games', '/api/nope', '/', '/nope', '/healthz'],
+        {
+          defaultSrc: "'self'",
+        },
+      );
     });
   });
 });

@@ -37,3 +37,26 @@ export async function expectPagesNotFound(
     assert.equal(res.headers['access-control-allow-origin'], undefined, `CORS on ${path}`);
   }
 }
+
+/** Each path (a route, an error, a page) answers with the security headers the kit sets. */
+export async function expectSecurityHeaders(
+  client: Client,
+  paths: readonly string[],
+  { defaultSrc }: { defaultSrc: string },
+) {
+  for (const path of paths) {
+    const { headers } = await client.get(path);
+    assert.equal(headers['x-content-type-options'], 'nosniff', `X-Content-Type-Options on ${path}`);
+    assert.equal(headers['x-frame-options'], 'DENY', `X-Frame-Options on ${path}`);
+    assert.ok(headers['referrer-policy'], `no Referrer-Policy on ${path}`);
+    const policy = headers['content-security-policy'] ?? '';
+    assert.ok(policy.includes(`default-src ${defaultSrc}`), `the CSP of ${path}: ${policy}`);
+  }
+}
+
+/** `GET /healthz` answers 200 and `{"status": "ok", ...details}`, never stored. */
+export async function expectHealthy(client: Client, details: Record<string, unknown>) {
+  const res = await client.get('/healthz').expect(200);
+  assert.deepEqual(res.body, { status: 'ok', ...details }, 'the body of /healthz');
+  assert.equal(res.headers['cache-control'], 'no-store', 'the Cache-Control of /healthz');
+}

@@ -1,5 +1,11 @@
 // What a service's tests use from the kit (see README.md: one line each).
-export { expectCacheControl, expectPagesNotFound, expectSameAnswers } from './answers.js';
+export {
+  expectCacheControl,
+  expectHealthy,
+  expectPagesNotFound,
+  expectSameAnswers,
+  expectSecurityHeaders,
+} from './answers.js';
 export { Conformance } from './conformance.js';
 export { captureLogger, expectErrorBody } from './http.js';
 export { expectDocumentedApi } from './openapi.js';

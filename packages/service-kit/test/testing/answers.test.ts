@@ -3,8 +3,10 @@ import Koa from 'koa';
 import request from 'supertest';
 import {
   expectCacheControl,
+  expectHealthy,
   expectPagesNotFound,
   expectSameAnswers,
+  expectSecurityHeaders,
 } from '../../src/testing/answers.js';
 import { fixtureService } from '../fixture.js';
 
@@ -80,6 +82,36 @@ describe('answers over a table of paths', () => {
       expect(await failure(expectPagesNotFound(request(open.callback()), ['/API']))).to.match(
         /CORS on \/API/,
       );
+    });
+  });
+
+  describe('expectSecurityHeaders', () => {
+    it('passes on routes, errors and pages of the kit', async () => {
+      await expectSecurityHeaders(client, ['/api/items', '/api/nope', '/', '/nope'], {
+        defaultSrc: "'self'",
+      });
+    });
+
+    it('fails on another policy, and on an answer without the headers', async () => {
+      const check = expectSecurityHeaders(client, ['/api/items'], { defaultSrc: "'none'" });
+      expect(await failure(check)).to.match(/the CSP of \/api\/items/);
+      const bare = request(new Koa().use((ctx) => (ctx.body = 'bare')).callback());
+      expect(await failure(expectSecurityHeaders(bare, ['/'], { defaultSrc: "'self'" }))).to.match(
+        /X-Content-Type-Options on \//,
+      );
+    });
+  });
+
+  describe('expectHealthy', () => {
+    it('passes on /healthz with its details, and fails on other details or a 503', async () => {
+      await expectHealthy(client, { items: fixture.items.length });
+      expect(await failure(expectHealthy(client, { items: 7 }))).to.match(/the body of \/healthz/);
+      fixture.health.up = false;
+      try {
+        expect(await failure(expectHealthy(client, { items: 1 }))).to.match(/expected 200/);
+      } finally {
+        fixture.health.up = true;
+      }
     });
   });
 });
