@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   captureLogger,
   expectHealthy,
+  expectJsonNotFound,
   expectPagesNotFound,
   expectSameAnswers,
   expectSecurityHeaders,
@@ -136,9 +137,8 @@ describe('JSON API /api/games', () => {
 
   describe('errors', () => {
     it('answers unknown API paths with the JSON 404 body', async () => {
-      for (const path of ['/api', '/api/nope', '/api/games/1/nope', '/api/games/top-rated/x']) {
-        expectErrorBody(await request(app).get(path), 404);
-      }
+      const paths = ['/api', '/api/nope', '/api/games/1/nope', '/api/games/top-rated/x'];
+      await expectJsonNotFound(request(app), paths);
     });
 
     it('reads a percent-encoded unreserved character as the plain one', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   captureLogger,
   expectHealthy,
+  expectJsonNotFound,
   expectPagesNotFound,
   expectSameAnswers,
   expectSecurityHeaders,
@@ -207,9 +208,7 @@ describe('JSON API /api/itineraries', () => {
   describe('errors', () => {
     it('answers unknown API paths with the JSON 404 body', async () => {
       const paths = ['/api', '/api/nope', '/api/itinerary', '/api/itineraries/kyoto/nope'];
-      for (const path of [...paths, '/api/itineraries/kyoto/highlights/x']) {
-        expectErrorBody(await request(app).get(path), 404);
-      }
+      await expectJsonNotFound(request(app), [...paths, '/api/itineraries/kyoto/highlights/x']);
     });
 
     it('reads a percent-encoded unreserved character as the plain one, in every route', async () => {

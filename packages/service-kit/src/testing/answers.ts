@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type request from 'supertest';
+import { expectErrorBody } from './http.js';
 
 /** What sends the requests: supertest's `request(app)`, or a Conformance's. */
 export type Client = Pick<ReturnType<typeof request>, 'get'>;
@@ -19,6 +20,11 @@ export async function expectCacheControl(client: Client, cases: readonly [string
     const res = await client.get(path);
     assert.equal(res.headers['cache-control'], value, `the Cache-Control of ${path}`);
   }
+}
+
+/** Each path answers the JSON error body with 404: a path under a JSON prefix that no route has. */
+export async function expectJsonNotFound(client: Client, paths: readonly string[]) {
+  for (const path of paths) expectErrorBody(await client.get(path), 404);
 }
 
 /**
@@ -59,4 +65,14 @@ export async function expectHealthy(client: Client, details: Record<string, unkn
   const res = await client.get('/healthz').expect(200);
   assert.deepEqual(res.body, { status: 'ok', ...details }, 'the body of /healthz');
   assert.equal(res.headers['cache-control'], 'no-store', 'the Cache-Control of /healthz');
+}
+
+/** `path` answers 200 with a weak ETag, and 304 to a request that sends that ETag back. */
+export async function expectRevalidated(client: Client, path: string) {
+  const { headers } = await client.get(path).expect(200);
+  assert.match(headers.etag ?? '', /^W\//, `no weak ETag on ${path}`);
+  await client
+    .get(path)
+    .set('If-None-Match', headers.etag ?? '')
+    .expect(304);
 }

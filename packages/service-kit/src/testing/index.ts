@@ -2,7 +2,9 @@
 export {
   expectCacheControl,
   expectHealthy,
+  expectJsonNotFound,
   expectPagesNotFound,
+  expectRevalidated,
   expectSameAnswers,
   expectSecurityHeaders,
 } from './answers.js';

@@ -4,7 +4,9 @@ import request from 'supertest';
 import {
   expectCacheControl,
   expectHealthy,
+  expectJsonNotFound,
   expectPagesNotFound,
+  expectRevalidated,
   expectSameAnswers,
   expectSecurityHeaders,
 } from '../../src/testing/answers.js';
@@ -112,6 +114,27 @@ describe('answers over a table of paths', () => {
       } finally {
         fixture.health.up = true;
       }
+    });
+  });
+
+  describe('expectJsonNotFound', () => {
+    it("passes on the API's JSON 404, and fails on the pages' 404 or an answer", async () => {
+      await expectJsonNotFound(client, ['/api/nope', '/api/ITEMS']);
+      expect(await failure(expectJsonNotFound(client, ['/API/items']))).to.match(
+        /expected a JSON error/,
+      );
+      expect(await failure(expectJsonNotFound(client, ['/api/items']))).to.match(
+        /expected status 404, got 200/,
+      );
+    });
+  });
+
+  describe('expectRevalidated', () => {
+    it('passes on an answer with a weak ETag, and fails on one never stored', async () => {
+      await expectRevalidated(client, '/api/items');
+      expect(await failure(expectRevalidated(client, '/api/random'))).to.match(
+        /no weak ETag on \/api\/random/,
+      );
     });
   });
 });
