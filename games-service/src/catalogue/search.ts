@@ -249,9 +249,11 @@ export class GameSearch {
     const { has } = matches;
     const { positions } = order;
     const games: Game[] = [];
+    // The walks stop at the order's ends too: a count that disagreed with `has` would otherwise
+    // walk past them and never stop, holding the process.
     if (fromStart <= fromEnd) {
       let seen = 0;
-      for (let i = 0; seen < last; i++) {
+      for (let i = 0; seen < last && i < positions.length; i++) {
         const position = positions[i] as number;
         if (has(position) && seen++ >= offset) games.push(this.#games[position] as Game);
       }
@@ -259,7 +261,7 @@ export class GameSearch {
     }
     // Counted from the end, the page is the matches from total - last to total - offset.
     let seen = 0;
-    for (let i = positions.length - 1; seen < total - offset; i--) {
+    for (let i = positions.length - 1; seen < total - offset && i >= 0; i--) {
       const position = positions[i] as number;
       if (has(position) && seen++ >= total - last) games.push(this.#games[position] as Game);
     }
