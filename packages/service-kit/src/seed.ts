@@ -38,7 +38,7 @@ export function seedFile<T>({
       ? (check?.(data) ?? [])
       : (validate.errors ?? []).map((error) => describe(error, data));
     if (problems.length > 0) {
-      throw new SeedError(`${source}: invalid ${what}:\n  ${problems.join('\n  ')}`);
+      throw new SeedError(`${source}: invalid ${what}:\n  ${listed(problems).join('\n  ')}`);
     }
     return data as T[];
   };
@@ -52,6 +52,15 @@ export function seedFile<T>({
     return parse(data, file);
   };
   return { load, parse };
+}
+
+/** How many problems a SeedError lists: a file broken throughout says so in a screenful, not a line per record. */
+export const LISTED_PROBLEMS = 20;
+
+function listed(problems: string[]): string[] {
+  if (problems.length <= LISTED_PROBLEMS) return problems;
+  const more = problems.length - LISTED_PROBLEMS;
+  return [...problems.slice(0, LISTED_PROBLEMS), `and ${more.toLocaleString('en-US')} more`];
 }
 
 /** An ajv error in a seed file in words: the record and its field, or the file as a whole. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { SeedError, seedFile } from '../src/seed.js';
+import { LISTED_PROBLEMS, SeedError, seedFile } from '../src/seed.js';
 
 describe('seed files', () => {
   interface Thing {
@@ -47,6 +47,20 @@ describe('seed files', () => {
     );
     const many = write('many.json', JSON.stringify([1, 2, 3].map((size) => ({ name: 'x', size }))));
     expect(() => things.load(many)).to.throw(/too many things/);
+  });
+
+  it('lists the first problems of a file broken throughout, and how many more there are', () => {
+    const records = Array.from({ length: 1000 }, (_, index) => ({ name: `n${index}`, size: 11 }));
+    let message = '';
+    try {
+      things.parse(records, 'big');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines).to.have.length(1 + LISTED_PROBLEMS + 1);
+    expect(lines[1]).to.equal('  record 0 ("n0"): field "size" must be <= 10');
+    expect(lines.at(-1)).to.equal(`  and ${(1000 - LISTED_PROBLEMS).toLocaleString('en-US')} more`);
   });
 
   it('takes a non-empty array of records and says when the file is not one', () => {
