@@ -47,7 +47,10 @@ export async function launchBrowser(path: string = CHROMIUM): Promise<Browser> {
 
 /** Runs axe on the page and fails with the list of violations, if any. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  // axe gathers the results of a page's frames in a blank page it opens for each run; a page
+  // without frames is checked in place (its "legacy mode"), with the same rules in half the time.
+  const withoutFrames = page.frames().length === 1;
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode(withoutFrames).analyze();
   const summary = violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
