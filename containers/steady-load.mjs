@@ -1,14 +1,16 @@
 // A steady load, for the smoke test's rolling restart: for each URL given, WORKERS loops (4 by
 // default) over keep-alive connections, each sending one request at a time and reading the
-// whole answer, PAUSE_MS (20) apart, until SIGTERM or SIGINT. Then it prints one JSON line: per
+// whole answer, PAUSE_MS (50) apart, until SIGTERM or SIGINT. Then it prints one JSON line: per
 // URL, the requests sent, the answers by status, and the failures by cause (a reset, a refused
 // connection, a timeout), and exits.
+// About 15 requests a second per client: enough to have requests in flight whenever a replica
+// stops or starts, without taking the cores from what runs beside it (CI runs the tests there).
 //   node containers/steady-load.mjs http://127.0.0.1:3001/ http://127.0.0.1:3002/ & ...; kill $!
 import http from 'node:http';
 
 const urls = process.argv.slice(2);
 const workers = Number(process.env.WORKERS || 4);
-const pauseMs = Number(process.env.PAUSE_MS || 20);
+const pauseMs = Number(process.env.PAUSE_MS || 50);
 const timeoutMs = Number(process.env.TIMEOUT_MS || 10_000);
 if (urls.length === 0) {
   console.error('usage: node steady-load.mjs URL...');
