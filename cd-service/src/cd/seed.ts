@@ -1,11 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
-import { recordLabel, SeedError } from 'service-kit';
+import { listProblems, recordLabel, SeedError } from 'service-kit';
 import type { CdInput } from './schema.js';
 import { checkCreate } from './validate.js';
 
-/** How many bad entries the message lists; it counts the others. */
-const LISTED_PROBLEMS = 10;
 /** How much of the file is read at once: the memory a seed costs does not grow with the file. */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -83,8 +81,8 @@ function* entryChunks(file: string): Generator<unknown[]> {
  * Checks every entry of the seed file like a POST body (with the clock of `now` for the latest
  * year), streaming it, and returns how many CDs it holds. A file that cannot be read, is not
  * JSON, is not an array or holds bad entries throws a SeedError of one line naming the file
- * and, for each bad entry (the first ten, then how many more), its index, its title and the
- * field.
+ * and, for each bad entry (the first twenty, then how many more), its index, its title and
+ * the field.
  */
 export function checkSeed(file: string, now: Date = new Date()): number {
   const problems: string[] = [];
@@ -100,11 +98,7 @@ export function checkSeed(file: string, now: Date = new Date()): number {
     }
   }
   if (problems.length > 0) {
-    const more = problems.length - LISTED_PROBLEMS;
-    const listed = problems.slice(0, LISTED_PROBLEMS).join('; ');
-    throw new SeedError(
-      `${file}: invalid CDs: ${listed}${more > 0 ? `; and ${more} more problems` : ''}`,
-    );
+    throw new SeedError(`${file}: invalid CDs: ${listProblems(problems).join('; ')}`);
   }
   return index;
 }

@@ -52,8 +52,8 @@ describe('loadSeed', () => {
     expect(message).to.include('CD 2: field "title" is required');
   });
 
-  it('says it all on one line, the first ten problems and how many more', () => {
-    const entries = Array.from({ length: 15 }, (_, i) => ({
+  it('says it all on one line, the first twenty problems and how many more', () => {
+    const entries = Array.from({ length: 25 }, (_, i) => ({
       title: `T${i}`,
       artist: 'a',
       genre: 'g',
@@ -62,9 +62,9 @@ describe('loadSeed', () => {
     expect(message).not.to.match(/\n/);
     expect(message).to.equal(
       `${folder.file}: invalid CDs: ${entries
-        .slice(0, 10)
+        .slice(0, 20)
         .map((_, i) => `CD ${i} ("T${i}"): field "releaseYear" is required`)
-        .join('; ')}; and 5 more problems`,
+        .join('; ')}; and 5 more`,
     );
     // JSON's own message may quote the text, line breaks included: they become spaces.
     expect(failure('no\nt json').message).not.to.match(/\n/);

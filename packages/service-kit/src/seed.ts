@@ -38,7 +38,7 @@ export function seedFile<T>({
       ? (check?.(data) ?? [])
       : (validate.errors ?? []).map((error) => describe(error, data));
     if (problems.length > 0) {
-      throw new SeedError(`${source}: invalid ${what}:\n  ${listed(problems).join('\n  ')}`);
+      throw new SeedError(`${source}: invalid ${what}:\n  ${listProblems(problems).join('\n  ')}`);
     }
     return data as T[];
   };
@@ -57,7 +57,8 @@ export function seedFile<T>({
 /** How many problems a SeedError lists: a file broken throughout says so in a screenful, not a line per record. */
 export const LISTED_PROBLEMS = 20;
 
-function listed(problems: string[]): string[] {
+/** The first LISTED_PROBLEMS problems, then `and 1,234 more` when there are more. */
+export function listProblems(problems: string[]): string[] {
   if (problems.length <= LISTED_PROBLEMS) return problems;
   const more = problems.length - LISTED_PROBLEMS;
   return [...problems.slice(0, LISTED_PROBLEMS), `and ${more.toLocaleString('en-US')} more`];
@@ -71,14 +72,26 @@ export function describeRecord(error: ErrorObject, records: unknown): string {
   return `${recordLabel('record', index, record)}: ${fieldProblem(error, field) ?? error.message}`;
 }
 
-/** `record 3 ("Lisbon")`: a record by its index and, when it has one, its name or title. */
+/** How much of a record's name or title its label shows: enough to find it, never the whole of a huge one. */
+const LABEL_CHARACTERS = 40;
+
+/**
+ * `record 3 ("Lisbon")`: a record by its index and, when it has one as text, its name or title
+ * (its first 40 characters, then `…`).
+ */
 export function recordLabel(kind: string, index: string | number, record: unknown): string {
   const named =
     record && typeof record === 'object'
       ? ((record as { name?: unknown; title?: unknown }).name ??
         (record as { title?: unknown }).title)
       : undefined;
-  return named === undefined ? `${kind} ${index}` : `${kind} ${index} (${JSON.stringify(named)})`;
+  if (typeof named !== 'string') return `${kind} ${index}`;
+  const characters = Array.from(named.slice(0, 2 * LABEL_CHARACTERS));
+  const shown =
+    characters.length > LABEL_CHARACTERS || named.length > 2 * LABEL_CHARACTERS
+      ? `${characters.slice(0, LABEL_CHARACTERS).join('')}…`
+      : named;
+  return `${kind} ${index} (${JSON.stringify(shown)})`;
 }
 
 /** An ajv error at `field` in words: `field "rating" must be <= 10`. */

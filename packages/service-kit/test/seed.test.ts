@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { LISTED_PROBLEMS, SeedError, seedFile } from '../src/seed.js';
+import { LISTED_PROBLEMS, recordLabel, SeedError, seedFile } from '../src/seed.js';
 
 describe('seed files', () => {
   interface Thing {
@@ -61,6 +61,17 @@ describe('seed files', () => {
     expect(lines).to.have.length(1 + LISTED_PROBLEMS + 1);
     expect(lines[1]).to.equal('  record 0 ("n0"): field "size" must be <= 10');
     expect(lines.at(-1)).to.equal(`  and ${(1000 - LISTED_PROBLEMS).toLocaleString('en-US')} more`);
+  });
+
+  it('labels a record by the first 40 characters of its name, and only by a name that is text', () => {
+    const huge = `${'é'.repeat(39)}😀${'x'.repeat(1_000_000)}`;
+    expect(recordLabel('record', 4, { name: huge })).to.equal(
+      `record 4 (${JSON.stringify(`${'é'.repeat(39)}😀…`)})`,
+    );
+    expect(recordLabel('record', 4, { title: 'Short' })).to.equal('record 4 ("Short")');
+    expect(recordLabel('record', 4, { title: Array.from({ length: 1000 }, () => 1) })).to.equal(
+      'record 4',
+    );
   });
 
   it('takes a non-empty array of records and says when the file is not one', () => {
