@@ -25,6 +25,7 @@ export { runService } from './run.js';
 export {
   describeRecord,
   fieldProblem,
+  LISTED_PROBLEMS,
   listProblems,
   recordLabel,
   SeedError,

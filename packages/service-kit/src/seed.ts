@@ -57,11 +57,14 @@ export function seedFile<T>({
 /** How many problems a SeedError lists: a file broken throughout says so in a screenful, not a line per record. */
 export const LISTED_PROBLEMS = 20;
 
-/** The first LISTED_PROBLEMS problems, then `and 1,234 more` when there are more. */
-export function listProblems(problems: string[]): string[] {
-  if (problems.length <= LISTED_PROBLEMS) return problems;
-  const more = problems.length - LISTED_PROBLEMS;
-  return [...problems.slice(0, LISTED_PROBLEMS), `and ${more.toLocaleString('en-US')} more`];
+/**
+ * The first LISTED_PROBLEMS problems, then `and 1,234 more` when there are more. `total` is how
+ * many there are, for a reader that kept only the first ones.
+ */
+export function listProblems(problems: string[], total = problems.length): string[] {
+  const listed = problems.slice(0, LISTED_PROBLEMS);
+  const more = total - listed.length;
+  return more > 0 ? [...listed, `and ${more.toLocaleString('en-US')} more`] : listed;
 }
 
 /** An ajv error in a seed file in words: the record and its field, or the file as a whole. */
@@ -86,9 +89,10 @@ export function recordLabel(kind: string, index: string | number, record: unknow
         (record as { title?: unknown }).title)
       : undefined;
   if (typeof named !== 'string') return `${kind} ${index}`;
-  const characters = Array.from(named.slice(0, 2 * LABEL_CHARACTERS));
+  // Two UTF-16 units at most per character: the first 80 units hold the first 41 characters.
+  const characters = Array.from(named.slice(0, 2 * LABEL_CHARACTERS + 2));
   const shown =
-    characters.length > LABEL_CHARACTERS || named.length > 2 * LABEL_CHARACTERS
+    characters.length > LABEL_CHARACTERS
       ? `${characters.slice(0, LABEL_CHARACTERS).join('')}…`
       : named;
   return `${kind} ${index} (${JSON.stringify(shown)})`;
