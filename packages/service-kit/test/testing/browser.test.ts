@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { launchBrowser, missingChromium } from '../../src/testing/browser.js';
 
 const WHAT_TO_DO =
-  /install it \(apt-get install chromium\) or set CHROMIUM_PATH to a Chromium binary$/;
+  /install it \(apt-get install chromium-headless-shell\) or set CHROMIUM_PATH to a Chromium binary$/;
 
 describe('browser tests without Chromium', () => {
   it('says what to install when there is no executable file at the path', () => {
@@ -53,7 +53,8 @@ describe('browser tests without Chromium', () => {
     const lines = stdout.split('\n');
     const said = lines.filter((line) => line.includes('No Chromium at /nonexistent'));
     expect(said).to.deep.equal([
-      'No Chromium at /nonexistent for the browser tests: install it (apt-get install chromium) ' +
+      'No Chromium at /nonexistent for the browser tests: install it ' +
+        '(apt-get install chromium-headless-shell) ' +
         'or set CHROMIUM_PATH to a Chromium binary. Until then they are skipped (pending).',
     ]);
     const firstSuite = lines.findIndex((line) => line.includes('in Chromium'));
