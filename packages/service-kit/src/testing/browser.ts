@@ -7,13 +7,22 @@ import { type Browser, chromium, type Page } from 'playwright-core';
  * Debian's Chromium builds, lightest first: the headless shell (what Playwright itself runs for
  * headless tests) takes half the CPU of the full browser on our pages, for the same results.
  */
-const DEBIAN_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
+export const DEBIAN_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
 
-/** The Chromium that CHROMIUM_PATH names, else the first of Debian's that is installed. */
-export const CHROMIUM =
-  process.env.CHROMIUM_PATH ||
-  DEBIAN_CHROMIUMS.find((path) => missingChromium(path) === undefined) ||
-  DEBIAN_CHROMIUMS[0];
+/** The Chromium that CHROMIUM_PATH names, else the first of `candidates` that is installed. */
+export function chooseChromium(
+  env: NodeJS.ProcessEnv = process.env,
+  candidates: readonly string[] = DEBIAN_CHROMIUMS,
+): string {
+  return (
+    env.CHROMIUM_PATH ||
+    candidates.find((path) => missingChromium(path) === undefined) ||
+    (candidates[0] as string)
+  );
+}
+
+/** The Chromium the browser tests drive (chooseChromium, when this module loads). */
+export const CHROMIUM = chooseChromium();
 
 /**
  * Why the browser tests cannot run with the Chromium at `path`, in one line that says what to
@@ -50,6 +59,11 @@ export async function launchBrowser(path: string = CHROMIUM): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Text in a substituted font is measured as the full browser measures it (the shell
+      // otherwise rounds it to whole pixels), so that the overflow checks agree with it.
+      '--font-render-hinting=none',
+      // Shared memory in /tmp: Docker gives a container 64 MB of /dev/shm, too little for a page.
+      '--disable-dev-shm-usage',
     ],
   });
 }

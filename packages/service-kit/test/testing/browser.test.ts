@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { launchBrowser, missingChromium } from '../../src/testing/browser.js';
+import { chooseChromium, launchBrowser, missingChromium } from '../../src/testing/browser.js';
 
 const WHAT_TO_DO =
   /install it \(apt-get install chromium-headless-shell\) or set CHROMIUM_PATH to a Chromium binary$/;
@@ -61,5 +61,25 @@ describe('browser tests without Chromium', () => {
     expect(lines.indexOf(said[0] as string)).to.be.below(firstSuite);
     expect(stdout).to.not.include('Failed to launch');
     expect(stdout).to.match(/\n {2}0 passing .*\n {2}\d+ pending/);
+  });
+});
+
+describe('chooseChromium', () => {
+  it('takes CHROMIUM_PATH, else the first candidate installed, else the first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-chromium-'));
+    try {
+      const [shell, full, absent] = [join(dir, 'shell'), join(dir, 'full'), join(dir, 'absent')];
+      for (const path of [shell, full]) {
+        writeFileSync(path, '');
+        chmodSync(path, 0o755);
+      }
+      const candidates = [absent, full, shell];
+      expect(chooseChromium({}, candidates)).to.equal(full);
+      expect(chooseChromium({ CHROMIUM_PATH: '' }, candidates)).to.equal(full);
+      expect(chooseChromium({ CHROMIUM_PATH: absent }, candidates)).to.equal(absent);
+      expect(chooseChromium({}, [absent, `${dir}/other`])).to.equal(absent);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
