@@ -159,34 +159,6 @@ health_of() {
   done
 }
 
-# Waits until every container of project $1 is healthy (or runs with no health check); $2:
-# timeout in seconds.
-wait_healthy() {
-  local project=$1 timeout=${2:-180} start=$SECONDS ids states restarting
-  while :; do
-    mapfile -t ids < <(docker ps -aq --filter "label=com.docker.compose.project=$project")
-    [ "${#ids[@]}" -gt 0 ] || die "no container of project $project"
-    states=$(health_of "${ids[@]}")
-    if ! grep -qvE ' (healthy|none)$' <<<"$states"; then
-      log "all healthy after $((SECONDS - start)) s:"; sed 's/^/    /' <<<"$states" >&2
-      return 0
-    fi
-    restarting=$(for id in "${ids[@]}"; do
-      docker inspect --format '{{.Name}} {{.RestartCount}}' "$id" 2>/dev/null | sed 's#^/##'
-    done | awk '$2 >= 3 {print $1}')
-    if [ -n "$restarting" ]; then
-      log "keeps restarting (it exits soon after it starts): $restarting"; return 1
-    fi
-    if grep -qE ' (exited|dead|stopped|unhealthy)$' <<<"$states" && [ $((SECONDS - start)) -gt 60 ]; then
-      log "not healthy:"; sed 's/^/    /' <<<"$states" >&2; return 1
-    fi
-    if [ $((SECONDS - start)) -ge "$timeout" ]; then
-      log "still not healthy after $timeout s:"; sed 's/^/    /' <<<"$states" >&2; return 1
-    fi
-    sleep 2
-  done
-}
-
 # ---- The edge (proxy/haproxy.cfg) and its view of the replicas
 # The containers of compose service $1 (running ones; -a: all), by ID.
 containers_of() {

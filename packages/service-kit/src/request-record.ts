@@ -10,10 +10,10 @@ import { requestDuration, routeOf } from './metrics.js';
 const VALID_ID = /^[\w.:-]{1,128}$/;
 
 /**
- * The probes an orchestrator or the proxy sends every few seconds: their successful answers
- * are logged at debug level, so that they do not bury the requests of people.
+ * The probes an orchestrator, Docker's health check or the proxy sends every few seconds: their
+ * successful answers are logged at debug level, so that they do not bury the requests of people.
  */
-const PROBES = new Set<string>([HEALTH_PATHS.live, HEALTH_PATHS.ready]);
+const PROBES = new Set<string>(Object.values(HEALTH_PATHS));
 
 /** The caller's X-Request-Id when it is sane, else a new one. */
 export function requestIdFor(given: string | string[] | undefined): string {

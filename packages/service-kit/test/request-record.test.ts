@@ -54,7 +54,7 @@ describe('request log', () => {
     expect(levels).to.deep.equal([
       '/livez 200 debug',
       '/readyz 200 debug',
-      '/healthz 200 info',
+      '/healthz 200 debug',
       '/readyz 503 info',
     ]);
   });

@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 
-const HEALTHCHECK = fileURLToPath(new URL('../../bin/healthcheck.js', import.meta.url));
+const HEALTHCHECK = fileURLToPath(new URL('../../bin/healthcheck.cjs', import.meta.url));
 
-/** The exit code of the healthcheck run with PORT=port. */
-function healthcheck(port: number): Promise<number> {
+/** The exit code and stderr of the healthcheck run with PORT=port. */
+function healthcheck(port: number | ''): Promise<{ code: number; said: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, PORT: String(port) };
-    execFile(process.execPath, [HEALTHCHECK], { env }, (error) =>
-      resolve(error ? Number(error.code) : 0),
+    execFile(process.execPath, [HEALTHCHECK], { env }, (error, _stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, said: stderr.trim() }),
     );
   });
 }
@@ -27,11 +27,11 @@ async function serving(status: number): Promise<Server> {
 }
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
-describe('bin/healthcheck.js (the images’ HEALTHCHECK)', () => {
+describe('bin/healthcheck.cjs (the images’ HEALTHCHECK)', () => {
   it('exits 0 when GET /healthz on PORT answers 200', async () => {
     const server = await serving(200);
     try {
-      expect(await healthcheck(portOf(server))).to.equal(0);
+      expect(await healthcheck(portOf(server))).to.deep.equal({ code: 0, said: '' });
     } finally {
       server.close();
     }
@@ -41,17 +41,27 @@ describe('bin/healthcheck.js (the images’ HEALTHCHECK)', () => {
     for (const status of [503, 500, 302]) {
       const server = await serving(status);
       try {
-        expect(await healthcheck(portOf(server)), String(status)).to.equal(1);
+        expect(await healthcheck(portOf(server))).to.deep.equal({
+          code: 1,
+          said: `GET /healthz answered ${status}`,
+        });
       } finally {
         server.close();
       }
     }
   });
 
-  it('exits 1 when nothing listens on PORT', async () => {
+  it('exits 1 when nothing listens on PORT, or PORT is not set, saying so', async () => {
     const server = await serving(200);
     const port = portOf(server);
     await new Promise((resolve) => server.close(resolve));
-    expect(await healthcheck(port)).to.equal(1);
+    expect(await healthcheck(port)).to.deep.equal({
+      code: 1,
+      said: `GET /healthz: connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+    expect(await healthcheck('')).to.deep.equal({
+      code: 1,
+      said: 'PORT is not set: the port of the service to check',
+    });
   });
 });
