@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
  * Debian's Chromium builds, lightest first: the headless shell (what Playwright itself runs for
  * headless tests) takes half the CPU of the full browser on our pages, for the same results.
  */
-export const DEBIAN_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
+const DEBIAN_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
 
 /** The Chromium that CHROMIUM_PATH names, else the first of `candidates` that is installed. */
 export function chooseChromium(
