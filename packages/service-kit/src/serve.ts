@@ -27,17 +27,24 @@ const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
 ]);
 const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
 
-/** Per connection, its answers under way: a request read, its response not yet handed to the socket. */
-const answersUnderWay = new WeakMap<Socket, Set<ServerResponse>>();
+/** Per connection, the response to the last request Node handed to the app. */
+const lastAnswer = new WeakMap<Socket, ServerResponse>();
 
-function trackAnswer(req: IncomingMessage, res: ServerResponse) {
-  const answers = answersUnderWay.get(req.socket) ?? new Set<ServerResponse>();
-  answersUnderWay.set(req.socket, answers);
-  answers.add(res);
-  res.once('close', () => answers.delete(res));
+function recordAnswer(req: IncomingMessage, res: ServerResponse) {
+  lastAnswer.set(req.socket, res);
 }
 
-const answering = (socket: Socket) => (answersUnderWay.get(socket)?.size ?? 0) > 0;
+/** An answer of this connection is being made, or is not yet all handed to the socket. */
+function answering(socket: Socket): boolean {
+  const res = lastAnswer.get(socket);
+  return res !== undefined && !res.writableFinished;
+}
+
+/** The app has a request of this connection whose body or trailers are not all read. */
+function reading(socket: Socket): boolean {
+  const res = lastAnswer.get(socket);
+  return res !== undefined && !res.req.complete;
+}
 
 /** An error answered on the socket itself, before Koa: the JSON error body, then the socket is closed. */
 function rawJsonError(status: number, message: string): string {
@@ -63,16 +70,21 @@ function rawJsonError(status: number, message: string): string {
 export function createHttpServer(app: Koa): Server {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
-  server.prependListener('request', trackAnswer);
+  server.prependListener('request', recordAnswer);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // Bytes written beside an answer under way would corrupt it: close instead.
-    if (socket.writable && error.code !== 'ECONNRESET' && !answering(socket)) {
+    // A 400 only where no answer has begun. An error in the body or trailers of a request the
+    // app already has would make it a second answer to that request (which a proxy pooling the
+    // connection hands to the next client), and one beside an answer under way would corrupt
+    // it: the connection is closed instead. (Node's default handler looks only at the answer.)
+    if (socket.writable && error.code !== 'ECONNRESET' && !reading(socket) && !answering(socket)) {
       const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
       socket.end(rawJsonError(status, message));
     } else socket.destroy();
   });
-  // Node hands CONNECT to this event, never to the app; no route tunnels anything.
+  // Node hands CONNECT to this event, never to the app; no route tunnels anything. The socket is
+  // ours from here: without an error listener, a client's reset would end the process.
   server.on('connect', (_req, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
     socket.end(rawJsonError(405, 'Method CONNECT is not allowed'));
   });
   return server;
@@ -125,9 +137,8 @@ export function gracefulStop(server: Server): (idleMs?: number) => Promise<void>
         }
       };
       for (const socket of sockets) {
-        for (const res of answersUnderWay.get(socket) ?? []) {
-          if (!res.headersSent) res.setHeader('Connection', 'close');
-        }
+        const res = lastAnswer.get(socket);
+        if (res && !res.headersSent) res.setHeader('Connection', 'close');
       }
       const sweeping = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
       onLastClosed = () => {

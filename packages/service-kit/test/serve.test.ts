@@ -205,6 +205,68 @@ describe('createHttpServer', () => {
     expect(answer).to.include('"status":405');
   });
 
+  it('stays up when a client resets its CONNECT connection once answered', async () => {
+    const served405 = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(served.url).port), '127.0.0.1', () =>
+        socket.write('CONNECT x:1 HTTP/1.1\r\nHost: x:1\r\n\r\n'),
+      );
+      socket.on('error', reject);
+      socket.once('data', (chunk) => {
+        socket.resetAndDestroy();
+        resolve(String(chunk));
+      });
+    });
+    expect(served405).to.match(/^HTTP\/1\.1 405/);
+    // The reset reaches the server's socket after its answer: an unhandled error there would
+    // fail this test as an uncaught exception.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(
+      await rawExchange(served.url, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ).to.match(/^HTTP\/1\.1 200/);
+  });
+
+  for (const [what, rest] of [
+    ['Content-Length in its trailers', '0\r\ncontent-length: 5\r\n\r\n'],
+    ['Transfer-Encoding in its trailers', '0\r\ntransfer-encoding: chunked\r\n\r\n'],
+    ['a malformed chunk', 'zz\r\n\r\n'],
+  ] as const) {
+    it(`gives a request with ${what}, found once it is answered, that one answer and closes`, async () => {
+      const connection = await openConnection(Number(new URL(served.url).port));
+      connection.write(
+        'GET /api/items HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nAAAAA\r\n',
+      );
+      expect(await connection.answer()).to.match(/^HTTP\/1\.1 200/);
+      connection.write(rest);
+      await connection.closed;
+      // Whatever came after the answer: a 400 here is what a pooling proxy hands the next client.
+      expect(await connection.answer()).to.equal('');
+    });
+  }
+
+  it('answers pipelined requests each once, in order', async () => {
+    const connection = await openConnection(Number(new URL(served.url).port));
+    const ids = ['first', 'second', 'third'];
+    connection.write(
+      ids.map((id) => `GET /api/items HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\n\r\n`).join(''),
+    );
+    for (const id of ids) {
+      const answer = await connection.answer();
+      expect(answer).to.match(/^HTTP\/1\.1 200/);
+      expect(/x-request-id: (\S+)/i.exec(answer)?.[1]).to.equal(id);
+    }
+    connection.socket.destroy();
+  });
+
+  it('answers an Upgrade request as a plain one, on a connection that stays usable', async () => {
+    const connection = await openConnection(Number(new URL(served.url).port));
+    connection.write(
+      'GET /api/items HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+    );
+    expect(await connection.answer()).to.match(/^HTTP\/1\.1 200/);
+    expect(await connection.request('/api/items')).to.match(/^HTTP\/1\.1 200/);
+    connection.socket.destroy();
+  });
+
   it('answers a malformed request with the JSON error body', async () => {
     const answer = await rawExchange(served.url, 'NOT HTTP AT ALL\r\n\r\n');
     expect(answer).to.match(/^HTTP\/1\.1 400/);
