@@ -9,7 +9,9 @@
 #      entry per representation (query order, percent-encoding, Host, 2,000 Origins);
 #      X-Request-Id; the edge's own errors fit the path (a page or the JSON body) and a request it
 #      cannot parse gets 400; a CD written is seen by the next read, and one writer with 12
-#      readers for 20 s sees no stale read; games and travel scaled to 3 replicas, each served,
+#      readers for 20 s sees no stale read; CONNECT and TRACE refused by the edge; 20 s of hostile
+#      connections (containers/hostile-connections.mjs) beside 12 bystanders restart no replica and
+#      give no bystander another's answer; games and travel scaled to 3 replicas, each served,
 #      a rolling restart of the six under a steady load loses no request, then back to 2; a
 #      replica recreated with a new address is back in the rotation within 10 s; the CD after a
 #      restart and in a new container (the SQLite volume); graceful stops;
@@ -297,9 +299,14 @@ if [ -z "$(header Content-Encoding)" ] && cmp -s "$work/identity" "$work/body"; 
 else fail "edge: a client without Accept-Encoding got Content-Encoding '$(header Content-Encoding)'"; fi
 # One entry per representation: other spellings of one query, another Host, any Origin.
 expect_cache "GET /api/games?limit=2&genre=Puzzle, first" MISS -- "${BR[@]}" "$g/api/games?limit=2&genre=Puzzle"
-for spelling in 'genre=Puzzle&limit=2' 'limit=2&genre=Puzzle&' 'genr%65=Puzzl%65&limit=2' 'limit=%32&genre=Puzzle'; do
+for spelling in 'genre=Puzzle&limit=2' 'limit=2&genre=Puzzle&' 'limit=2&genre=Puzzle&&' '&limit=2&&genre=Puzzle' '?limit=2&genre=Puzzle' 'genr%65=Puzzl%65&limit=2' 'limit=%32&genre=Puzzle'; do
   expect_cache "GET /api/games?$spelling: the same entry" HIT -- "${BR[@]}" "$g/api/games?$spelling"
 done
+expect_cache "GET http://elsewhere/api/games?limit=2&genre=Puzzle (absolute-form): the same entry" HIT -- "${BR[@]}" \
+  --request-target "http://127.0.0.1:$GAMES_PORT/api/games?limit=2&genre=Puzzle" "$g"
+expect_cache "HEAD /api/games?limit=3 from a replica: PASS (only GETs are stored)" PASS -- "${BR[@]}" -I "$g/api/games?limit=3"
+expect_cache "GET /api/games?limit=3" MISS -- "${BR[@]}" "$g/api/games?limit=3"
+expect_cache "HEAD /api/games?limit=3 once stored: HIT" HIT -- "${BR[@]}" -I "$g/api/games?limit=3"
 expect_cache "GET /api/games?limit=2&genre=Puzzle with another Host: the same entry" HIT -- "${BR[@]}" -H 'Host: elsewhere.example' "$g/api/games?limit=2&genre=Puzzle"
 expect_cache "GET /api/games/top-rated with an Origin: the same entry" HIT -- "${BR[@]}" -H 'Origin: https://one.example' "$g/api/games/top-rated"
 if [ "$(header Access-Control-Allow-Origin)" = '*' ] && ! header Vary | grep -qi origin; then ok "edge: Access-Control-Allow-Origin: * without Vary: Origin ($(header Vary))"
@@ -339,6 +346,13 @@ if [[ $bad == "HTTP/1.1 400"* ]]; then ok "edge: two Content-Lengths: $bad"; els
 # A valid chunked request with a chunk extension reaches the service (here: a method it refuses).
 chunked=$(exec 3<>"/dev/tcp/127.0.0.1/$GAMES_PORT"; printf 'POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2;ext=1\r\n{}\r\n0\r\n\r\n' >&3; timeout 5 head -1 <&3 | tr -d '\r')
 if [[ $chunked == "HTTP/1.1 405"* ]]; then ok "edge: a chunk extension is passed to the service: $chunked"; else fail "edge: a chunk extension: '$chunked' (want the service's 405)"; fi
+# CONNECT and TRACE are refused by the edge, with a 405 whose body fits the path.
+connect_answer=$(exec 3<>"/dev/tcp/127.0.0.1/$CD_PORT"; printf 'CONNECT x:1 HTTP/1.1\r\nHost: x:1\r\n\r\n' >&3; timeout 5 cat <&3 | tr -d '\r')
+if [[ $connect_answer == "HTTP/1.1 405"* ]] && grep -qi '^allow: GET, HEAD$' <<<"$connect_answer"; then ok "edge: CONNECT gets the edge's 405"
+else fail "edge: CONNECT: '${connect_answer:0:200}' (want the edge's 405)"; fi
+expect cd-service "TRACE /%63ds/<id>: the edge's JSON 405 (the path percent-decoded)" 405 '^\{"error":"Method TRACE is not allowed","status":405\}$' -- -X TRACE "$c/%63ds/x"
+[ "$(header Allow)" = 'GET, HEAD, PUT, DELETE' ] && ok "edge: its 405 on /cds/<id> allows GET, HEAD, PUT, DELETE" || fail "edge: its 405 on /cds/<id>: Allow '$(header Allow)'"
+expect games-service "TRACE /games/1: the edge's HTML 405" 405 '<h1>Method not allowed</h1>' -- -X TRACE "$g/games/1"
 mapfile -t games_ids < <(containers_of games-service)
 # docker pause freezes the container's cgroup, which on a loaded machine can give up ("unable to
 # freeze"): each is asked again, a few times. The last error is left in $pause_error.
@@ -379,6 +393,18 @@ expect cd-service "the next read of the list has it" 200 '"Smoke Test"' -- "$c/c
 expect cd-service "GET /cds/<new id>" 200 '"Smoke Test"' -- "$c/cds/$cd_id"
 if out=$(node containers/read-after-write.mjs "$c" 2>&1); then ok "edge: one writer and 12 readers for 20 s, no stale read: $out"
 else fail "edge: reads after writes: $out"; fi
+
+phase "the SQLite stack: hostile connections beside 12 bystanders, 20 s"
+# Every replica must stay up (the same container start, Docker's restart count unchanged), and
+# every bystander get its own answer (containers/hostile-connections.mjs).
+replica_states() { for id in $(containers_of games-service) $(containers_of travel-service) $(containers_of cd-service); do docker inspect --format '{{.Name}} {{.RestartCount}} {{.State.StartedAt}}' "$id"; done; }
+states_before=$(replica_states)
+if out=$(node containers/hostile-connections.mjs "$g/api/games/1" "$g/games/1" "$t/api/itineraries/kyoto" "$t/" "$c/cds?limit=5" "$c/livez" 2>&1); then
+  ok "edge: hostile connections for 20 s, every bystander and pipelined request got its own answer, once: $out"
+else fail "edge: hostile connections: $out"; fi
+states_after=$(replica_states)
+if [ "$states_before" = "$states_after" ]; then ok "edge: no replica restarted under the hostile connections"
+else fail "edge: replicas restarted under the hostile connections: $(diff <(echo "$states_before") <(echo "$states_after") | tr '\n' ' ')"; fi
 
 phase "the SQLite stack: scaled to 3, a rolling restart under a steady load, back to 2"
 compose up -d --no-build --no-deps --no-recreate --scale games-service=3 --scale travel-service=3 games-service travel-service >"$work/scale.out" 2>&1 ||
