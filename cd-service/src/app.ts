@@ -41,9 +41,6 @@ const CONTENT_SECURITY_POLICY = {
   formAction: ["'none'"],
 };
 
-/** A preflight may ask for the writes, with a bearer token and a JSON body. */
-const CORS_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'];
-
 export interface AppOptions {
   store: CdStore;
   logger?: Logger;
@@ -115,6 +112,6 @@ export function createApp({
     logRequests,
     metrics: registry ?? false,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-    cors: { origins: corsOrigins, headers: CORS_HEADERS },
+    cors: { origins: corsOrigins },
   });
 }

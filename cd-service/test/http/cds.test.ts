@@ -501,6 +501,26 @@ describeEachStore('HTTP API /cds', (factory) => {
       expect(exact.headers['x-total-count']).to.equal(String(COUNT_LIMIT + 1));
       expect(exact.headers['x-total-count-relation']).to.equal('eq');
     });
+
+    it('links prev from the offset asked, not from a total counted only up to the limit', async function () {
+      this.timeout(60_000);
+      await store.seedOnce(
+        Array.from({ length: COUNT_LIMIT + 30 }, () =>
+          newRecord(makeCdInput({ releaseYear: 1990 }), randomUUID(), new Date()),
+        ),
+      );
+      const res = await request(app).get('/cds?before=2000&offset=1020&limit=5').expect(200);
+      expect(res.body).to.have.length(5);
+      expect(res.headers['x-total-count']).to.equal(String(COUNT_LIMIT));
+      expect(res.headers['x-total-count-relation']).to.equal('gte');
+      const link = String(res.headers.link);
+      expect(link).to.match(/rel="next"/);
+      const prev = /<([^>]+)>; rel="prev"/.exec(link)?.[1];
+      expect(prev).to.equal('/cds?before=2000&offset=1015&limit=5');
+      const tail = await request(app).get('/cds?before=2000&offset=1000&limit=30').expect(200);
+      const previous = await request(app).get(String(prev)).expect(200);
+      expect(previous.body).to.deep.equal(tail.body.slice(15, 20));
+    });
   });
 
   describe('PUT /cds/:id', () => {

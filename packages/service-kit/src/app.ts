@@ -97,7 +97,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
   app.use(errorHandler({ logger, isApi: isJson, headers: security, renderPage: page.renderError }));
   app.use(wellFormedRequest);
-  app.use(corsFor(isJson, methodsOf(api), options.cors ?? { origins: [] }));
+  app.use(corsFor(isJson, api.operations, options.cors ?? { origins: [] }));
   app.use(withHeaders(security));
   if (metrics) app.use(metricsEndpoint(metrics));
   app.use(compression);
@@ -154,13 +154,6 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 function metricsRegistry({ metrics = true, service }: ServiceAppOptions): Registry | undefined {
   if (metrics === false) return undefined;
   return metrics === true ? createMetricsRegistry(service) : metrics;
-}
-
-/** The methods of the operations, as a preflight lists them (HEAD with GET). */
-function methodsOf({ operations }: Api): string[] {
-  const methods = new Set(operations.map((operation) => operation.method.toUpperCase()));
-  if (methods.has('GET')) methods.add('HEAD');
-  return [...methods];
 }
 
 /** Whether a path is one of the prefixes or below one (`/api` covers `/api/games`, not `/apis`). */

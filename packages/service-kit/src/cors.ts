@@ -1,18 +1,22 @@
 import cors from '@koa/cors';
 import type { Context, Middleware } from 'koa';
+import { EXPOSED_HEADERS, requestHeadersOf } from './api-headers.js';
+import type { Operation } from './operations.js';
 
 export interface CorsOptions {
   /** `*`, or the origins allowed; an empty list turns CORS off. */
   origins: readonly string[];
-  /** Request headers a preflight may ask for. */
-  headers?: string[];
 }
 
-/** CORS for the requests `applies` selects (the JSON API), whose preflights allow `methods`. */
+/**
+ * CORS for the requests `applies` selects (the JSON API): a preflight allows the operations'
+ * methods (HEAD with GET) and the request headers they read; every answer lets a script read
+ * the headers an API answer may carry (EXPOSED_HEADERS).
+ */
 export function corsFor(
   applies: (ctx: Context) => boolean,
-  methods: readonly string[],
-  { origins, headers }: CorsOptions,
+  operations: readonly Operation[],
+  { origins }: CorsOptions,
 ): Middleware {
   if (origins.length === 0) return (_ctx, next) => next();
   const anyOrigin = origins.includes('*');
@@ -24,13 +28,20 @@ export function corsFor(
           const origin = ctx.get('Origin');
           return origins.includes(origin) ? origin : '';
         },
-    exposeHeaders: ['ETag', 'X-Request-Id', 'X-Total-Count', 'Link', 'Location'],
+    exposeHeaders: EXPOSED_HEADERS,
     maxAge: 600,
-    allowMethods: [...methods],
-    ...(headers && { allowHeaders: headers }),
+    allowMethods: methodsOf(operations),
+    allowHeaders: requestHeadersOf(operations),
   });
   const corsHandler = anyOrigin ? sameForEveryOrigin(handler) : handler;
   return (ctx, next) => (applies(ctx) ? corsHandler(ctx, next) : next());
+}
+
+/** The methods of the operations, as a preflight lists them (HEAD with GET). */
+function methodsOf(operations: readonly Operation[]): string[] {
+  const methods = new Set(operations.map((operation) => operation.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods];
 }
 
 /**

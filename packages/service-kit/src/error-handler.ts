@@ -1,22 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
+import { DISCARDED_ON_ERROR } from './api-headers.js';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
 import type { SecurityHeaders } from './security-headers.js';
 import { dropUnreadBody } from './unread-body.js';
-
-/** Headers of the failed answer that do not apply to its error. */
-const DISCARDED_ON_ERROR = [
-  'Cache-Control',
-  'Content-Encoding',
-  'ETag',
-  'Last-Modified',
-  'Link',
-  'Location',
-  'X-Total-Count',
-];
 
 export interface ErrorHandlerOptions {
   logger: Logger;

@@ -1,5 +1,8 @@
 import type { Context } from 'koa';
+import { PAGING_HEADERS } from './api-headers.js';
 import type { SuccessResponse } from './operations.js';
+
+const { total: TOTAL, totalRelation: TOTAL_RELATION, link: LINK } = PAGING_HEADERS;
 
 /** How a list that pages by cursor and counts up to a limit is documented (pagingHeaders). */
 export interface PagingDocs {
@@ -16,7 +19,7 @@ export const pagingHeaders = (
   what: string,
   { cursor = false, countLimit, countLimitApplies = 'for some lists' }: PagingDocs = {},
 ): NonNullable<SuccessResponse['headers']> => ({
-  'X-Total-Count': {
+  [TOTAL]: {
     description:
       countLimit === undefined
         ? `How many ${what} match, on every page`
@@ -24,12 +27,12 @@ export const pagingHeaders = (
     schema: { type: 'integer', minimum: 0 },
   },
   ...(countLimit !== undefined && {
-    'X-Total-Count-Relation': {
+    [TOTAL_RELATION]: {
       description: `\`eq\`: X-Total-Count is exact; \`gte\`: at least that many match (counting stopped at ${countLimit})`,
       schema: { type: 'string', enum: ['eq', 'gte'] },
     },
   }),
-  Link: {
+  [LINK]: {
     description: cursor
       ? 'The `next` page (with a `cursor`: every page costs the same) and, after an `offset`, the `prev` page, when there are some (RFC 8288)'
       : 'The `next` and `prev` pages, when there are some (RFC 8288)',
@@ -40,34 +43,38 @@ export const pagingHeaders = (
 interface PageBase {
   /** The query parameters of this page, as read: `offset` and `limit` among them. */
   params: Record<string, unknown>;
-  /** How many items match in all. */
+  /** How many items match in all (or, with `totalAtLeast`, at least). */
   total: number;
   /** The largest limit a client may ask for: the size of a `prev` page without a limit. */
   maxLimit: number;
-  /** Counting stopped: at least `total` items match (`X-Total-Count-Relation: gte`). */
-  totalAtLeast?: boolean;
 }
 
 /**
  * One page: of a list paged by offset (`shown`: how many items it shows), or by keyset
- * (`nextCursor`: the `cursor` parameter of the next page, undefined on the last page).
+ * (`nextCursor`: the `cursor` parameter of the next page, undefined on the last page). Only a
+ * list paged by keyset may count its total up to a bound (`totalAtLeast`: counting stopped, at
+ * least `total` items match; X-Total-Count-Relation says `gte`): it knows where the next page
+ * starts without the total.
  */
-export type PageOf = PageBase & ({ shown: number } | { nextCursor: string | undefined });
+export type PageOf = PageBase &
+  ({ shown: number } | { nextCursor: string | undefined; totalAtLeast?: boolean });
 
 const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
 
 /**
  * Sets `X-Total-Count` and `Link` (the `next` and `prev` pages, RFC 8288) for one page of a
  * list, and `X-Total-Count-Relation` when the list says whether its total is exact. The links
- * keep the other parameters, in their order, then `offset` (or `cursor`) and `limit`. Without
- * a limit there is no next page; a `prev` page never starts below 0 nor past the last item.
- * With keyset paging (`nextCursor`), `next` carries the cursor; a page reached by a cursor has
- * no `prev`.
+ * keep the other parameters, in their order, then `offset` (or `cursor`) and `limit`, and start
+ * from the offset asked, never from a total that is only a lower bound. Without a limit there is
+ * no next page; a `prev` page never starts below 0, nor past the last item when the total is
+ * exact. With keyset paging (`nextCursor`), `next` carries the cursor; a page reached by a cursor
+ * has no `prev`.
  */
 export function setPageHeaders(ctx: Context, page: PageOf): void {
-  const { params, total, maxLimit, totalAtLeast } = page;
-  ctx.set('X-Total-Count', String(total));
-  if (totalAtLeast !== undefined) ctx.set('X-Total-Count-Relation', totalAtLeast ? 'gte' : 'eq');
+  const { params, total, maxLimit } = page;
+  const totalAtLeast = 'totalAtLeast' in page ? page.totalAtLeast : undefined;
+  ctx.set(TOTAL, String(total));
+  if (totalAtLeast !== undefined) ctx.set(TOTAL_RELATION, totalAtLeast ? 'gte' : 'eq');
   const offset = (params.offset as number | undefined) ?? 0;
   const limit = params.limit as number | undefined;
   const link = (rel: string, start: [name: string, value: string], size: number) => {
@@ -88,7 +95,9 @@ export function setPageHeaders(ctx: Context, page: PageOf): void {
   }
   if (offset > 0) {
     const size = limit ?? Math.min(offset, maxLimit);
-    links.push(link('prev', ['offset', String(Math.max(0, Math.min(offset, total) - size))], size));
+    // Past the last item the previous page is the last one: known only from an exact total.
+    const end = totalAtLeast ? offset : Math.min(offset, total);
+    links.push(link('prev', ['offset', String(Math.max(0, end - size))], size));
   }
-  if (links.length > 0) ctx.set('Link', links.join(', '));
+  if (links.length > 0) ctx.set(LINK, links.join(', '));
 }

@@ -1,5 +1,44 @@
 import { expect } from 'chai';
+import request from 'supertest';
+import { describeApi } from '../src/docs.js';
+import type { Operation } from '../src/operations.js';
 import { fixtureService } from './fixture.js';
+
+/** A header's comma-separated names, sorted. */
+const names = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .sort();
+
+/** A write that checks If-Match and the bearer token, and a read: what a CD API has. */
+const guardedWrites: Operation[] = [
+  {
+    id: 'readThing',
+    method: 'get',
+    path: '/api/things/:id',
+    summary: 'A thing',
+    responses: { 200: { description: 'The thing' } },
+    errors: [],
+    handler: (ctx) => {
+      ctx.body = { id: ctx.params.id };
+    },
+  },
+  {
+    id: 'changeThing',
+    method: 'put',
+    path: '/api/things/:id',
+    summary: 'Change a thing',
+    parameters: [{ name: 'If-Match', in: 'header', description: 'Its version', schema: {} }],
+    requestBody: { type: 'object' },
+    responses: { 200: { description: 'Changed' } },
+    errors: [401, 412],
+    bearerAuth: true,
+    handler: (ctx) => {
+      ctx.body = {};
+    },
+  },
+];
 
 describe('CORS', () => {
   it('allows the configured origins on JSON paths only, and preflights', async () => {
@@ -28,6 +67,54 @@ describe('CORS', () => {
     expect(preflight.headers['access-control-max-age']).to.equal('600');
     // The methods of the API's own operations, HEAD with GET.
     expect(preflight.headers['access-control-allow-methods']).to.equal('GET,POST,DELETE,HEAD');
+  });
+
+  it("lets a script read every header an API answer may carry, errors' included", async () => {
+    const { app } = fixtureService();
+    const res = await request(app.callback())
+      .get('/api/items')
+      .set('Origin', 'https://allowed.example');
+    expect(names(res.headers['access-control-expose-headers'])).to.deep.equal([
+      'ETag',
+      'Link',
+      'Location',
+      'Retry-After',
+      'WWW-Authenticate',
+      'X-Request-Id',
+      'X-Total-Count',
+      'X-Total-Count-Relation',
+    ]);
+  });
+
+  it('lets a preflight ask for the request headers the operations read, and no other', async () => {
+    const preflight = (app: ReturnType<typeof fixtureService>['app'], method: string) =>
+      request(app.callback())
+        .options('/api/things/1')
+        .set('Origin', 'https://allowed.example')
+        .set('Access-Control-Request-Method', method)
+        .set('Access-Control-Request-Headers', 'if-match, x-other')
+        .expect(204);
+    const api = describeApi(
+      { title: 'Things', version: '1', description: 'Things' },
+      guardedWrites,
+    );
+    const guarded = await preflight(fixtureService({ api }).app, 'PUT');
+    // The token where it applies, a JSON body, If-Match that the write checks, If-None-Match
+    // that a read checks, a request id anywhere; a header nothing reads is not listed.
+    expect(names(guarded.headers['access-control-allow-headers'])).to.deep.equal([
+      'Authorization',
+      'Content-Type',
+      'If-Match',
+      'If-None-Match',
+      'X-Request-Id',
+    ]);
+    // The fixture's API has no token and no If-Match: neither is allowed.
+    const plain = await preflight(fixtureService().app, 'POST');
+    expect(names(plain.headers['access-control-allow-headers'])).to.deep.equal([
+      'Content-Type',
+      'If-None-Match',
+      'X-Request-Id',
+    ]);
   });
 
   it('is off with no origins', async () => {

@@ -35,6 +35,14 @@ describe('errors', () => {
     expect(JSON.stringify(logged)).to.include('secret detail from the database');
   });
 
+  it('drops the headers of the failed answer: its tag, location and paging', async () => {
+    const res = await request(server).get('/api/boom').expect(500);
+    for (const name of ['etag', 'location', 'link', 'x-total-count', 'x-total-count-relation']) {
+      expect(res.headers, name).not.to.have.property(name);
+    }
+    expect(res.headers['x-request-id']).to.be.a('string');
+  });
+
   it('gives a bodiless 404 the JSON error body on API paths', async () => {
     const res = await request(server).get('/api/nothing-here').expect(404);
     expect(res.body).to.deep.equal({ error: 'Nothing here: GET /api/nothing-here', status: 404 });

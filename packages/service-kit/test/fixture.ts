@@ -9,6 +9,7 @@ import { Router } from '../src/index.js';
 import { jsonBody } from '../src/json-body.js';
 import type { Operation } from '../src/operations.js';
 import { renderView } from '../src/pages.js';
+import { setPageHeaders } from '../src/paging.js';
 import { Conformance } from '../src/testing/conformance.js';
 
 const FAILING = ['addItemThenFail', 'boom'];
@@ -123,10 +124,19 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
       id: 'boom',
       method: 'get',
       path: '/api/boom',
-      summary: 'Fails unexpectedly',
+      summary: 'Fails unexpectedly, after the headers of a page were set',
       responses: {},
       errors: [],
-      handler: () => {
+      handler: (ctx) => {
+        setPageHeaders(ctx, {
+          params: { offset: 2, limit: 1 },
+          total: 5,
+          totalAtLeast: true,
+          maxLimit: 10,
+          nextCursor: 'next',
+        });
+        ctx.set('ETag', '"1"');
+        ctx.set('Location', '/api/items/1');
         throw new Error('secret detail from the database');
       },
     },

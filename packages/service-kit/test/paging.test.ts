@@ -68,6 +68,28 @@ describe('paging headers with a cursor and a counted total', () => {
     });
   });
 
+  it('start prev from the offset asked when the total is only a lower bound', () => {
+    // 1,030 match, counted up to 1,000: the page at 1,020 exists, its prev is at 1,015.
+    const headers = headersFor('/items', {
+      params: { before: 2000, offset: 1020, limit: 5 },
+      total: 1000,
+      totalAtLeast: true,
+      maxLimit: 1000,
+      nextCursor: 'c1',
+    });
+    expect(headers.Link).to.equal(
+      '</items?before=2000&cursor=c1&limit=5>; rel="next", </items?before=2000&offset=1015&limit=5>; rel="prev"',
+    );
+    const noLimit = headersFor('/items', {
+      params: { offset: 1500 },
+      total: 1000,
+      totalAtLeast: true,
+      maxLimit: 1000,
+      nextCursor: undefined,
+    });
+    expect(noLimit.Link).to.equal('</items?offset=500&limit=1000>; rel="prev"');
+  });
+
   it('have no next on the last page, and no prev on a page reached by a cursor', () => {
     const last = headersFor('/items', {
       params: { cursor: 'xyz', limit: 2 },
