@@ -75,6 +75,10 @@ export const SKIPPED_ON_EMULATOR: { test: string; difference: EmulatorDifference
     test: 'list order [mongodb] sorts by artist, ties by title then id, by code point',
     difference: 'stringOrder',
   },
+  {
+    test: 'edited cursors [mongodb] start the page after the position they name: only CDs the filters match, in order, never an error',
+    difference: 'stringOrder',
+  },
 ];
 
 /**

@@ -256,7 +256,9 @@ export async function readPageEnd<R extends Record<string, unknown>>(
     const rows = await read(where, 2 - found.length, found.length === 0 ? skip : 0);
     if (found.length === 0 && rows.length === 0) {
       if (i === parts.length - 1) return undefined;
-      skip -= (await read(where, skip, 0)).length;
+      // Nothing to carry on when nothing was to be skipped (a read of limit 0 is none on
+      // SQLite, but no limit at all on MongoDB).
+      if (skip > 0) skip -= (await read(where, skip, 0)).length;
       continue;
     }
     found.push(...rows);

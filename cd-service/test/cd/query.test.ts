@@ -1,5 +1,6 @@
 import querystring from 'node:querystring';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import {
   buildListQuery,
   COUNT_LIMIT,
@@ -14,7 +15,9 @@ import {
   readListParams,
   readPage,
   readPageEnd,
+  type SortKey,
 } from '../../src/cd/query.js';
+import { SORT_FIELDS } from '../../src/cd/schema.js';
 import { checked } from '../../src/cd/validate.js';
 
 const checkListParams = (raw: Record<string, string | string[] | undefined>) =>
@@ -213,8 +216,8 @@ describe('cursors and keyset pages', () => {
     expect(decodeCursor(cursor, orderFor('-releaseYear'))).to.deep.equal([1999, 'Kid A', id]);
   });
 
-  it('refuses a forged or foreign cursor with 400 details naming it', () => {
-    const forged = [
+  it('refuses a cursor of the wrong shape or of another sort with 400 details naming it', () => {
+    const misshapen = [
       Buffer.from('not json').toString('base64url'),
       Buffer.from('{"a":1}').toString('base64url'),
       encodeCursor('title', ['x']),
@@ -223,8 +226,12 @@ describe('cursors and keyset pages', () => {
       encodeCursor('releaseYear', ['1999', 'x', id]),
       encodeCursor('releaseYear', [1999.5, 'x', id]),
       encodeCursor('-title', ['x', id]),
+      encodeCursor('title', ['x', id, 'one value too many']),
+      encodeCursor('title', ['x', id.toUpperCase()]),
+      encodeCursor('releaseYear', [2 ** 53, 'x', id]),
+      Buffer.from(JSON.stringify(['title', null, id])).toString('base64url'),
     ];
-    for (const cursor of forged) {
+    for (const cursor of misshapen) {
       expect(message({ cursor }), cursor).to.match(/^is not a cursor of this list/);
     }
     // A cursor of another sort than the one asked.
@@ -237,6 +244,85 @@ describe('cursors and keyset pages', () => {
         message: 'cannot be combined with offset: the cursor says where the page starts',
       },
     ]);
+  });
+
+  /** Any sort, and a key of its order's kinds: any text, any safe integer, any UUID. */
+  const sortAndKey = fc
+    .constantFrom(...SORT_FIELDS.flatMap((field) => [field, `-${field}`]))
+    .chain((sort) =>
+      fc
+        .tuple(
+          ...orderFor(sort).map(({ field }) =>
+            field === 'id'
+              ? fc.uuid()
+              : field === 'releaseYear'
+                ? fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER })
+                : fc.string({ unit: 'binary', maxLength: 40 }),
+          ),
+        )
+        .map((key) => ({ sort, key: key as SortKey })),
+    );
+
+  it('takes any cursor of the shape it checks, whatever the values in it (property)', () => {
+    fc.assert(
+      fc.property(sortAndKey, ({ sort, key }) => {
+        const cursor = encodeCursor(sort, key);
+        expect(decodeCursor(cursor, orderFor(sort))).to.deep.equal(key);
+        expect(buildListQuery(checkedValue({ sort, cursor })).after).to.deep.equal(key);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('asks the store for at most two reads per field of the order, each stopped within a page, after any cursor (property)', async () => {
+    const filters = fc.constantFrom<Record<string, string>>(
+      {},
+      { genre: 'Rock' },
+      { artist: 'A', genre: 'B' },
+      { before: '1990' },
+    );
+    // How many CDs each range of the order holds after the key: none, a few, more than a page.
+    const sizes = fc.array(fc.oneof(fc.constant(0), fc.nat(3), fc.nat(2000)), {
+      minLength: 3,
+      maxLength: 3,
+    });
+    const cases = fc.record({
+      asked: sortAndKey,
+      filters,
+      limit: fc.integer({ min: 1, max: 1000 }),
+      sizes,
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ asked: { sort, key }, filters, limit, sizes }) => {
+        const query = buildListQuery(
+          checkedValue({ ...filters, sort, limit: String(limit), cursor: encodeCursor(sort, key) }),
+        );
+        const parts = keysetParts(query).map((where) => JSON.stringify(where));
+        expect(parts).to.have.length(query.orderBy.length);
+        for (const reader of [readPage, readPageEnd]) {
+          const reads: { part: number; limit: number; offset: number }[] = [];
+          await reader(query, (where, limit, offset) => {
+            const part = parts.indexOf(JSON.stringify(where));
+            reads.push({ part, limit, offset });
+            const held = Math.max(0, Math.min(limit, (sizes[part] ?? 0) - offset));
+            return Array.from({ length: held }, () => ({ title: 't', id: key.at(-1) }));
+          });
+          // Each read is one range of the order, walked for at most a page and one more CD.
+          expect(reads.length, reader.name).to.be.within(1, 2 * parts.length);
+          for (const read of reads) {
+            expect(read.part, reader.name).to.be.at.least(0);
+            expect(read.offset + read.limit, reader.name).to.be.within(1, limit + 1);
+          }
+          // What the store walks: the CDs a range holds, up to where its read stops.
+          const walked = reads.reduce(
+            (sum, { part, offset, limit }) => sum + Math.min(sizes[part] ?? 0, offset + limit),
+            0,
+          );
+          expect(walked, reader.name).to.be.at.most(2 * parts.length * (limit + 1));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('names the cursor when the offset is past its limit', () => {

@@ -450,7 +450,7 @@ describeEachStore('HTTP API /cds', (factory) => {
       ]);
     });
 
-    it('refuses a forged cursor, one of another sort, or one with an offset, with 400', async () => {
+    it('refuses a cursor of the wrong shape, one of another sort, or one with an offset, with 400', async () => {
       const cd = await create({ title: 'x' });
       const good = cursorAfter(cd);
       await request(app).get(`/cds?cursor=${good}`).expect(200);
