@@ -1,21 +1,27 @@
 // Hand-written: relevance-ranked libraries (MiniSearch, FlexSearch) score every match before
 // keeping a page, and our orders are by id and by rating; see bench/RESULTS.md for the figures.
+import { foldCase } from './case-fold.js';
 import type { Game } from './game.js';
 import { lowerBound } from './lower-bound.js';
 
-/** Case- and accent-insensitive form of a text: "Pokémon" and "POKEMON" both become "pokemon". */
+/**
+ * Case- and accent-insensitive form of a text, the same for the index and the query: case fully
+ * folded, compatibility forms decomposed and accents dropped. "Pokémon" and "POKEMON" both become
+ * "pokemon", "Straße" and "STRASSE" "strasse".
+ */
 export function normalize(text: string): string {
-  // Lower case both sides of NFKD: "İ" lowers to i + a combining dot, "㎒" decomposes to "MHz".
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+  // Fold both sides of NFKD, as Unicode's compatibility caseless match does: "ᾳ" folds to "αι"
+  // (its iota is a letter, not an accent), "㎒" decomposes to "MHz".
+  return foldCase(
+    foldCase(text)
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, ''),
+  );
 }
 
 /** The distinct normalised words of a text; anything but a letter or a digit separates them. */
 export function tokenize(text: string): string[] {
-  // Printable ASCII has no accent or compatibility form: lower case alone normalises it.
+  // Printable ASCII has no accent or compatibility form, and folds as it lowers.
   const words = ASCII.test(text)
     ? text.toLowerCase().split(/[^a-z0-9]+/)
     : normalize(text).split(/[^\p{L}\p{N}]+/u);

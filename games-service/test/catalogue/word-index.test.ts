@@ -8,6 +8,22 @@ describe('normalize', () => {
     expect(normalize('İstanbul')).to.equal('istanbul');
   });
 
+  it('folds case fully, as Unicode does beyond toLowerCase', () => {
+    expect(normalize('Straße STRAẞE')).to.equal('strasse strasse');
+    expect(normalize('ΟΔΥΣΣΕΥΣ Ὀδυσσεύς')).to.equal('οδυσσευσ οδυσσευσ');
+  });
+
+  it('gives, for every code point, a form that normalises to itself', () => {
+    // So a query typed as the index holds a word finds it.
+    const unstable: string[] = [];
+    for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+      const once = normalize(String.fromCodePoint(codePoint));
+      if (normalize(once) !== once) unstable.push(codePoint.toString(16));
+    }
+    expect(unstable).to.deep.equal([]);
+  });
+
   it('decomposes compatibility characters', () => {
     expect(normalize('ﬁnal ²')).to.equal('final 2');
   });

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
+import { createApp } from '../../src/app.js';
+import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { SORT_KEYS } from '../../src/catalogue/search.js';
 import { SEARCH_PAGE_SIZE } from '../../src/routes/pages.js';
+import { foldingGames, SEARCHES_ACROSS_FOLDING } from '../fixtures.js';
 import { seededCatalogue as catalogue, request, seededApp } from '../helpers.js';
 
 const cardIds = (html: string) =>
@@ -50,6 +53,18 @@ describe('the search page', () => {
       const res = await request(app).get(`/search?sort=${sort}`).expect(200);
       expect(res.text, sort).to.include(`<option value="${sort}" selected>`);
     }
+  });
+
+  it('folds case fully, ß as ss and final ς as σ, both ways, with accents composed or not', async () => {
+    const folding = createApp({ catalogue: new Catalogue(foldingGames()) }).callback();
+    const found = [];
+    for (const [q] of SEARCHES_ACROSS_FOLDING) {
+      const res = await request(folding)
+        .get(`/search?q=${encodeURIComponent(q)}`)
+        .expect(200);
+      found.push([q, cardIds(res.text).sort((a, b) => a - b)]);
+    }
+    expect(found).to.deep.equal(SEARCHES_ACROSS_FOLDING);
   });
 
   it('matches nothing for text without a letter or digit, and everything for blanks', async () => {

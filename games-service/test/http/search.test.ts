@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { toSummary } from '../../src/catalogue/game.js';
-import { makeGame } from '../fixtures.js';
+import { foldingGames, makeGame, SEARCHES_ACROSS_FOLDING } from '../fixtures.js';
 import { seededCatalogue as catalogue, expectErrorBody, request, seededApp } from '../helpers.js';
 
 type Summary = { id: number; title: string; genre: string; releaseYear: number; rating: number };
@@ -42,6 +42,18 @@ describe('GET /api/games with search parameters', () => {
         .expect(200);
       expect(ids(res.body), q).to.deep.equal([1, 2]);
     }
+  });
+
+  it('folds case fully, ß as ss and final ς as σ, both ways, with accents composed or not', async () => {
+    const folding = createApp({ catalogue: new Catalogue(foldingGames()) }).callback();
+    const found = [];
+    for (const [q] of SEARCHES_ACROSS_FOLDING) {
+      const res = await request(folding)
+        .get(`/api/games?q=${encodeURIComponent(q)}`)
+        .expect(200);
+      found.push([q, ids(res.body)]);
+    }
+    expect(found).to.deep.equal(SEARCHES_ACROSS_FOLDING);
   });
 
   it('filters by genre, minimum rating and release years', async () => {
