@@ -21,8 +21,8 @@ export function makeGame(overrides: Partial<Game> = {}): Game {
 
 /**
  * Games whose titles match one another only under full case folding (ß and ss, final ς and σ),
- * with accents written composed and decomposed; SEARCHES_ACROSS_FOLDING gives what each query
- * finds among them.
+ * with accents written composed and decomposed, and one title typed with σ for a final ς;
+ * SEARCHES_ACROSS_FOLDING gives what each query finds among them.
  */
 export const foldingGames = () => [
   makeGame({ id: 1, title: 'ΟΔΥΣΣΕΥΣ Returns' }),
@@ -32,13 +32,15 @@ export const foldingGames = () => [
   makeGame({ id: 5, title: 'Poke\u0301mon Red' }),
   makeGame({ id: 6, title: 'Pok\u00e9mon Blue' }),
   makeGame({ id: 7, title: 'Stranded Ships' }),
+  makeGame({ id: 8, title: 'Οδυσσευσ Legacy' }),
 ];
 
 export const SEARCHES_ACROSS_FOLDING: readonly (readonly [string, number[]])[] = [
-  ['οδυσσευσ', [1, 2]],
-  ['οδυσσευς', [1, 2]],
-  ['ΟΔΥΣΣΕΥΣ', [1, 2]],
-  ['Ὀδυσσεύς', [1, 2]],
+  ['οδυσσευσ', [1, 2, 8]],
+  ['οδυσσευς', [1, 2, 8]],
+  ['ΟΔΥΣΣΕΥΣ', [1, 2, 8]],
+  ['Ὀδυσσεύς', [1, 2, 8]],
+  ['ΟΔΥΣ', [1, 2, 8]],
   ['strasse', [3, 4]],
   ['STRASSE', [3, 4]],
   ['straße', [3, 4]],
