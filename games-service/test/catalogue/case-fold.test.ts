@@ -29,6 +29,18 @@ describe('foldCase', () => {
     expect(foldCase('ı')).to.equal('ı');
   });
 
+  it('folds every code point as the table says, and a sigma wherever it stands', () => {
+    const wrong: string[] = [];
+    for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+      const character = String.fromCodePoint(codePoint);
+      if (foldCase(character) !== (CASE_FOLDING.get(character) ?? character))
+        wrong.push(codePoint.toString(16));
+    }
+    expect(wrong).to.deep.equal([]);
+    expect(foldCase('Σ ΑΣ ΑΣΑ ας ασ')).to.equal('σ ασ ασα ασ ασ');
+  });
+
   it('returns other text as it is', () => {
     expect(foldCase('already folded, 42 ! 😀')).to.equal('already folded, 42 ! 😀');
     expect(foldCase('')).to.equal('');
