@@ -1,5 +1,5 @@
 // What each layer of a service costs a request: the service under load with `node --cpu-prof`,
-// its profile read by the kit's bin/layer-costs.js, which gives each CPU sample to the layer
+// its profile read by bench/bin/layer-costs.js, which gives each CPU sample to the layer
 // whose code ran (its kit file or the library it uses).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -36,7 +36,7 @@ export async function profileLayers(
   const profile = readdirSync(profiles).find((name) => name.endsWith('.cpuprofile'));
   if (!profile) throw new Error(`${service} wrote no CPU profile in ${profiles}`);
   const table = execFileSync(process.execPath, [
-    join(repoRoot, 'packages', 'service-kit', 'bin', 'layer-costs.js'),
+    join(repoRoot, 'bench', 'bin', 'layer-costs.js'),
     join(profiles, profile),
     String(requests),
   ]).toString();

@@ -109,7 +109,7 @@ function layersSection(layers: LayerCosts[]): string[] {
   return [
     '## Layer costs, from a CPU profile of this run',
     '',
-    "Each service started alone with `node --cpu-prof` (and its `npm start` flags) and loaded on one route; the kit's `bin/layer-costs.js` gives each CPU sample to the layer whose code ran (its kit file or the library it uses; Koa's and Node's own frames are skipped on the way up, so a header a layer sets counts for that layer), divided by the requests answered. The profile includes the JIT's warm-up.",
+    "Each service started alone with `node --cpu-prof` (and its `npm start` flags) and loaded on one route; bench's `bin/layer-costs.js` gives each CPU sample to the layer whose code ran (its kit file or the library it uses; Koa's and Node's own frames are skipped on the way up, so a header a layer sets counts for that layer), divided by the requests answered. The profile includes the JIT's warm-up.",
     '',
     ...layers.flatMap(({ service, path, requests, table }) => [
       `### ${short(service)} \`GET ${path}\` (${fmt(requests)} requests)`,
