@@ -215,25 +215,28 @@ edge_servers() {
 }
 # The edge's backend of a service: games-service -> games.
 backend_of() { echo "${1%-service}"; }
-# Whether the edge has container $1 in its rotation (UP in both backends of its service, the
-# API's and the pages'), by its current address; $2: at most this many seconds since the edge
-# last changed its state (to tell a replica back from a restart from the one before it).
+# Whether the edge has container $1 in its rotation (UP in every backend of its service: the
+# API's, and the pages' where it has one), by its current address; $2: at most this many seconds
+# since the edge last changed its state (to tell a replica back from a restart from the one before it).
 edge_ready() {
   local id=$1 since=${2:-} backend address
   backend=$(backend_of "$(service_of "$id")")
   address=$(address_of "$id")
   [ -n "$address" ] || return 1
   edge_servers 2>/dev/null | awk -v b="$backend" -v a="$address" -v s="$since" '
+    $1 == b || $1 == b "_pages" { backends[$1] = 1 }
     ($1 == b || $1 == b "_pages") && $2 ~ ("^" a ":") && $3 == "UP" && (s == "" || $4 <= s) { n++ }
-    END { exit n == 2 ? 0 : 1 }'
+    END { for (name in backends) k++; exit n == k && k > 0 ? 0 : 1 }'
 }
-# How many replicas of service $1 the edge has in its rotation, in each of its two backends (they
-# probe apart, so they can disagree for a second): "API PAGES", e.g. "2 2". UP only, or with
-# $2 = any also those it still sends requests to while they are going down (UP-GOING-DOWN).
+# How many replicas of service $1 the edge has in its rotation, in each of its backends (they
+# probe apart, so they can disagree for a second): "API PAGES", e.g. "2 2" (a service without a
+# pages backend, cd, counts its one twice). UP only, or with $2 = any also those it still sends
+# requests to while they are going down (UP-GOING-DOWN).
 edge_up_count() {
   edge_servers 2>/dev/null | awk -v b="$(backend_of "$1")" -v any="${2:-}" '
+    $1 == b "_pages" { has_pages = 1 }
     $3 == "UP" || (any == "any" && $3 == "UP-GOING-DOWN") { if ($1 == b) api++; else if ($1 == b "_pages") pages++ }
-    END { print api + 0, pages + 0 }'
+    END { print api + 0, (has_pages ? pages : api) + 0 }'
 }
 # Waits until the edge has each container named in its rotation; $1: timeout in seconds.
 wait_edge_ready() {

@@ -11,7 +11,7 @@ import { errorHandler } from './error-handler.js';
 import { HEALTH_PATHS } from './health.js';
 import { serializeJson } from './json.js';
 import { type Logger, silentLogger } from './log.js';
-import { createMetricsRegistry, metricsEndpoint } from './metrics.js';
+import { createMetricsRegistry, METRICS_PATH, metricsEndpoint } from './metrics.js';
 import { KIT_PUBLIC, pages } from './pages.js';
 import { normalizePath, type Router } from './paths.js';
 import { recordRequests } from './request-record.js';
@@ -162,6 +162,9 @@ const underPaths =
   (path: string): boolean =>
     prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
-/** Whether a path is answered with JSON: the service's prefixes, and the kit's own JSON routes. */
+/**
+ * Whether a path is answered with JSON (errors included): the service's prefixes, and the kit's
+ * own routes that are not pages. The edge's `api_path` says the same (a bench test checks it).
+ */
 export const jsonPathTest = (servicePrefixes: readonly string[]) =>
-  underPaths([...servicePrefixes, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH]);
+  underPaths([...servicePrefixes, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH, METRICS_PATH]);

@@ -3,6 +3,9 @@ import type { Context, Middleware } from 'koa';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { CACHE_CONTROL } from './cache-control.js';
 
+/** Where the metrics are answered, in Prometheus' text format; its errors are JSON, as the API's. */
+export const METRICS_PATH = '/metrics';
+
 /** A Prometheus registry with the process and event-loop metrics of prom-client. */
 export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();
@@ -20,7 +23,7 @@ export function routeOf(ctx: Context): string {
   const { routerPath } = ctx as Partial<RouterContext>;
   if (routerPath !== undefined) return routerPath;
   if (ctx.path.startsWith('/assets/')) return '/assets/:file';
-  return ctx.path === '/metrics' ? '/metrics' : 'unmatched';
+  return ctx.path === METRICS_PATH ? METRICS_PATH : 'unmatched';
 }
 
 /**
@@ -40,7 +43,7 @@ export function requestDuration(registry: Registry): Histogram<'method' | 'route
 /** GET /metrics: the registry in Prometheus' text format, never cached. */
 export function metricsEndpoint(registry: Registry): Middleware {
   return (ctx, next) => {
-    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    if (ctx.path !== METRICS_PATH || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
     ctx.type = registry.contentType;
     return registry.metrics().then((text) => {
