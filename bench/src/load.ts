@@ -2,7 +2,7 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import autocannon from 'autocannon';
 
 export interface Request {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'TRACE';
   path: string;
   headers?: Record<string, string>;
   body?: string;
