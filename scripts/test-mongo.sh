@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test-mongo: cd-service's MongoDB suites (contract, HTTP, concurrency, process), against
-#   1. MONGODB_URI when it is set (a real mongod: every test runs);
+#   1. MONGODB_URI when it is set (a real mongod: every test runs but the two that stop and freeze
+#      an emulator of their own);
 #   2. else the MongoDB wire-protocol emulator of ../shared/mongo-wire/ when that folder exists,
 #      started on a free port and stopped afterwards whatever happens (tests that fail only
 #      because of a documented difference of the emulator are skipped, see

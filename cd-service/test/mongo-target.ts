@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { notRunHere } from './reporter.js';
+import { skip } from './skip.js';
 
 /**
  * Which MongoDB the Mongo suites run against (scripts/test-mongo.sh sets it): none without
  * MONGODB_URI; `emulator` for the wire-protocol emulator of ../shared/mongo-wire/; any other
- * URI is taken for a real mongod, and every test runs.
+ * URI is taken for a real mongod, where no test skips itself for the emulator's differences.
  */
 export type MongoTarget = 'mongod' | 'emulator';
 
@@ -17,25 +17,19 @@ export const MONGO_TARGET: MongoTarget | undefined = !process.env.MONGODB_URI
     ? 'emulator'
     : 'mongod';
 
-/** Said once, after their count, for the MongoDB tests a run without MONGODB_URI leaves pending. */
+/** Why a suite that needs MongoDB is skipped where there is none: said once, after their count. */
 export const WITHOUT_MONGODB =
   'MongoDB tests not run here: `make test-mongo` runs them on the emulator or on MONGODB_URI';
 
-/**
- * A suite that needs MongoDB, where there is none: its tests are pending, and the reporter
- * (reporter.ts) counts them in one line rather than listing each.
- */
-export function describeWithoutMongo(title: string, define: () => void): void {
-  describe.skip(title, function () {
-    notRunHere(this, WITHOUT_MONGODB);
-    define();
-  });
+/** A `before` hook for a suite that needs MongoDB: skips it where there is none. */
+export function skipWithoutMongo(this: Mocha.Context): void {
+  if (!MONGO_TARGET) skip(this, WITHOUT_MONGODB);
 }
 
 /**
  * What the emulator does differently from mongod (../shared/mongo-wire/README.md). None of it
- * is worked around in the product: a test that fails only because of one is skipped on the
- * emulator, and runs against a real mongod.
+ * is worked around in the product: a test that fails only because of one names it at its start
+ * (`skipWhereDiffers`, stores.ts), and is skipped on the emulator, run against a real mongod.
  *
  * One more difference is not a skip: the emulator does not implement the driver's streaming
  * heartbeat (an awaitable `hello` answered with moreToCome), so the driver would clear its pool
@@ -54,51 +48,9 @@ export type EmulatorDifference = keyof typeof EMULATOR_DIFFERENCES;
 /** The options of an emulator's URI (see above). */
 export const EMULATOR_URI_OPTIONS = 'serverMonitoringMode=poll';
 
-/**
- * THE list: every test (by its full title) that fails on the emulator only because of one of
- * the differences above. Skipped when MONGO_TARGET=emulator, never otherwise.
- */
-export const SKIPPED_ON_EMULATOR: { test: string; difference: EmulatorDifference }[] = [
-  {
-    test: 'store contract: mongodb list orders by title then id by default',
-    difference: 'stringOrder',
-  },
-  {
-    test: 'HTTP API /cds [mongodb] sorts as the stores do: by code point',
-    difference: 'stringOrder',
-  },
-  {
-    test: 'list order [mongodb] sorts mixed-case, accented and astral titles by code point, both ways',
-    difference: 'stringOrder',
-  },
-  {
-    test: 'list order [mongodb] sorts by artist, ties by title then id, by code point',
-    difference: 'stringOrder',
-  },
-  {
-    test: 'edited cursors [mongodb] start the page after the position they name: only CDs the filters match, in order, never an error',
-    difference: 'stringOrder',
-  },
-];
-
-/**
- * On the emulator, marks the listed tests pending, with the difference in their title; the
- * root hook (hooks.ts) calls it once the whole tree is loaded. Nothing happens elsewhere.
- */
-export function skipEmulatorDifferences(root: Mocha.Suite): void {
-  if (MONGO_TARGET !== 'emulator') return;
-  const listed = new Map(SKIPPED_ON_EMULATOR.map((entry) => [entry.test, entry.difference]));
-  const visit = (suite: Mocha.Suite) => {
-    for (const test of suite.tests) {
-      const difference = listed.get(test.fullTitle());
-      if (difference === undefined) continue;
-      test.pending = true;
-      test.title += ` (skipped on the emulator: ${EMULATOR_DIFFERENCES[difference]})`;
-    }
-    for (const child of suite.suites) visit(child);
-  };
-  visit(root);
-}
+/** What the MongoDB the suites run against does differently from mongod: none but the emulator. */
+export const MONGO_DIFFERENCES: readonly EmulatorDifference[] =
+  MONGO_TARGET === 'emulator' ? (Object.keys(EMULATOR_DIFFERENCES) as EmulatorDifference[]) : [];
 
 /** A port nothing listens on now, on the loopback. */
 export async function freePort(): Promise<number> {
@@ -124,6 +76,16 @@ export interface Emulator {
 /** The emulator's install folder when the suites run against it, to start more instances. */
 export const EMULATOR_DIR =
   MONGO_TARGET === 'emulator' ? process.env.MONGO_EMULATOR_DIR || undefined : undefined;
+
+/** Why a suite that stops or freezes a MongoDB of its own is skipped on a real mongod. */
+export const WITHOUT_EMULATOR =
+  'MongoDB tests not run here: they stop and freeze an emulator of their own, which `make test-mongo` starts when MONGODB_URI is unset (MONGO_EMULATOR_DIR)';
+
+/** A `before` hook for a suite that stops or freezes its MongoDB: only an emulator lets it. */
+export function skipWithoutEmulator(this: Mocha.Context): void {
+  skipWithoutMongo.call(this);
+  if (!EMULATOR_DIR) skip(this, WITHOUT_EMULATOR);
+}
 
 /** Starts an emulator of its own on `port` (a free one by default): needs EMULATOR_DIR. */
 export async function startEmulator(port?: number): Promise<Emulator> {

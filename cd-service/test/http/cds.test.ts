@@ -15,7 +15,7 @@ import {
   makeCdInput,
   request,
 } from '../helpers.js';
-import { describeEachStore, type StoreHandle } from '../stores.js';
+import { describeEachStore, type StoreHandle, skipWhereDiffers } from '../stores.js';
 
 const PUBLIC_KEYS = ['id', 'title', 'artist', 'genre', 'releaseYear', 'createdAt', 'updatedAt'];
 const TOKEN = 's3cret-token';
@@ -751,7 +751,8 @@ describeEachStore('HTTP API /cds', (factory) => {
     });
   });
 
-  it('sorts as the stores do: by code point', async () => {
+  it('sorts as the stores do: by code point', async function () {
+    skipWhereDiffers(this, factory, 'stringOrder');
     for (const title of ['b', 'B', 'a', 'É', 'e']) await create({ title });
     const res = await request(app).get('/cds?fields=title').expect(200);
     expect(res.body.map((cd: { title: string }) => cd.title)).to.deep.equal(

@@ -12,7 +12,7 @@ import {
 import { newRecord } from '../../src/cd/records.js';
 import { type Cd, SORT_FIELDS } from '../../src/cd/schema.js';
 import { makeCdInput, request } from '../helpers.js';
-import { describeEachStore, type StoreHandle } from '../stores.js';
+import { describeEachStore, type StoreHandle, skipWhereDiffers } from '../stores.js';
 
 /**
  * The order both stores compare values in: numbers by value, texts by code point (their UTF-8
@@ -74,7 +74,8 @@ describeEachStore('edited cursors', (factory) => {
     cds = (await request(app).get('/cds?limit=1000').expect(200)).body;
     expect(cds).to.have.length(48);
   });
-  after(() => handle.dispose());
+  // Also run when the suite skips itself, before `handle` is set.
+  after(() => handle?.dispose());
 
   /** Every CD a list matches, in its order, read without a cursor. */
   const wholeLists = new Map<string, Cd[]>();
@@ -133,6 +134,7 @@ describeEachStore('edited cursors', (factory) => {
     .chain((asked) => editedKey(orderFor(asked.sort)).map((key) => ({ ...asked, key })));
 
   it('start the page after the position they name: only CDs the filters match, in order, never an error', async function () {
+    skipWhereDiffers(this, factory, 'stringOrder');
     this.timeout(120_000);
     await fc.assert(
       fc.asyncProperty(cases, async ({ filters, sort, limit, key }) => {

@@ -5,7 +5,7 @@ import { changesFor, newRecord } from '../../src/cd/records.js';
 import type { Cd, CdChanges, CdInput } from '../../src/cd/schema.js';
 import { type CdStore, VersionMismatch } from '../../src/store/store.js';
 import { byCodePoint, makeCdInput } from '../helpers.js';
-import type { StoreFactory, StoreHandle } from '../stores.js';
+import { type StoreFactory, type StoreHandle, skipWhereDiffers } from '../stores.js';
 import { UNUSUAL_TEXT } from '../text-cases.js';
 
 const PUBLIC_KEYS = ['id', 'title', 'artist', 'genre', 'releaseYear', 'createdAt', 'updatedAt'];
@@ -228,7 +228,8 @@ export function describeStoreContract(factory: StoreFactory): void {
         });
       });
 
-      it('orders by title then id by default', async () => {
+      it('orders by title then id by default', async function () {
+        skipWhereDiffers(this, factory, 'stringOrder');
         await add({ title: 'b' });
         await add({ title: 'C' });
         await add({ title: 'a' });

@@ -7,7 +7,7 @@ import type { CdRecord } from '../../src/cd/schema.js';
 import { openMongoStore } from '../../src/store/mongo.js';
 import type { CdStore } from '../../src/store/store.js';
 import { captureLogger, makeCdInput } from '../helpers.js';
-import { describeWithoutMongo, freePort } from '../mongo-target.js';
+import { freePort, skipWithoutMongo } from '../mongo-target.js';
 import { MONGODB_URI, mongoFactory, type StoreHandle } from '../stores.js';
 import { describeStoreContract } from './contract.js';
 
@@ -115,7 +115,8 @@ if (mongoFactory) {
     });
   });
 } else {
-  describeWithoutMongo('store contract: mongodb', () => {
+  describe('store contract: mongodb', () => {
+    before(skipWithoutMongo);
     it('runs the store contract against MongoDB when MONGODB_URI is set');
   });
 }

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite-schema.js';
 import { folderEachTest } from '../fixtures.js';
+import { skip } from '../skip.js';
 
 /** The message openSqliteStore throws for `file`. */
 function refusal(file: string): string {
@@ -116,8 +117,12 @@ describe('SQLite store: what it refuses to open', () => {
   });
 
   it('a file that can be read but not written, or a folder that cannot be written', function () {
-    // As root every file is writable; test/process/startup.test.ts runs this as another user.
-    if (isRoot) this.skip();
+    if (isRoot) {
+      skip(
+        this,
+        'as root every file is writable; test/process/startup.test.ts runs it as another user',
+      );
+    }
     const file = join(folder.dir, 'cds.sqlite');
     void openSqliteStore(file).close();
     const before = readFileSync(file);
