@@ -1,48 +1,80 @@
-import { constants as zlib } from 'node:zlib';
-import type { Middleware } from 'koa';
-import compress from 'koa-compress';
+// Written here rather than with koa-compress, which leaves HEAD uncompressed: a HEAD must carry its GET's Content-Encoding (RFC 9110 §9.3.2).
+import { Stream } from 'node:stream';
+import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
+import compressible from 'compressible';
+import type { Context, Middleware } from 'koa';
 import Negotiator from 'negotiator';
 
+/** Smaller bodies are not worth compressing. */
+const THRESHOLD = 1024;
 /** The encodings the services send, best first. */
 const ENCODINGS = ['br', 'gzip', 'identity'];
+/** Statuses without a body, and a part of a body (Content-Range counts unencoded bytes). */
+const NOT_COMPRESSED = new Set([204, 205, 206, 304]);
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
-const compressed = compress({
-  // Smaller bodies are not worth compressing.
-  threshold: 1024,
+const compressors = {
   // Brotli's defaults reserve a 4 MB window per stream, for every answer in flight; our answers
   // are far smaller, and a 256 KB window with the size as a hint compresses them as well.
-  br: (_type: string, size: number) => ({
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: 5,
-      [zlib.BROTLI_PARAM_LGWIN]: 18,
-      ...(size > 0 && { [zlib.BROTLI_PARAM_SIZE_HINT]: size }),
-    },
-  }),
-  deflate: false,
-  zstd: false,
-});
+  br: (size: number | undefined) =>
+    createBrotliCompress({
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: 5,
+        [zlib.BROTLI_PARAM_LGWIN]: 18,
+        ...(size !== undefined && { [zlib.BROTLI_PARAM_SIZE_HINT]: size }),
+      },
+    }),
+  gzip: (_size: number | undefined) => createGzip(),
+};
+type Encoding = keyof typeof compressors;
 
 /**
- * Compression of answers over 1 KB, in brotli or gzip as the client prefers (koa-compress).
- * Left to itself, koa-compress answers a client that refuses every encoding it has, identity
- * included (`identity;q=0`), with `Content-Encoding: undefined`, which Node refuses with a 500:
- * a request that weighs its encodings (`q=`) is told the best one it takes, else identity (an
- * answer without encoding beats none at all).
+ * The encoding to send the answer in, or undefined to send it as it is: brotli or gzip, as the
+ * client prefers, for a body over the threshold of a compressible type, unless it is under a
+ * strong ETag (which names its exact bytes) or `no-transform`. A client that refuses every
+ * encoding we have, identity included (`identity;q=0`), gets identity: better than nothing.
  */
-export const compression: Middleware = (ctx, next) => {
-  const accepted = ctx.request.headers['accept-encoding'];
-  if (!accepted) {
-    // No encoding asked for: koa-compress would only name the header the answer varies on.
-    ctx.vary('Accept-Encoding');
-    return next();
+function encodingOf(ctx: Context): Encoding | undefined {
+  const { response } = ctx;
+  const size = response.length;
+  if (
+    !ctx.body ||
+    !ctx.request.headers['accept-encoding'] ||
+    NOT_COMPRESSED.has(ctx.status) ||
+    (size !== undefined && size < THRESHOLD) ||
+    response.get('Content-Encoding') ||
+    response.get('ETag')?.startsWith('"') ||
+    !compressible(response.type) ||
+    NO_TRANSFORM.test(response.get('Cache-Control'))
+  ) {
+    return undefined;
   }
-  if (accepted.includes('q=')) {
-    // negotiator 1.x takes a server preference for ties; its types predate it.
-    const negotiator = new Negotiator(ctx.req) as unknown as {
-      encoding(available: readonly string[], options: object): string | undefined;
-    };
-    ctx.request.headers['accept-encoding'] =
-      negotiator.encoding(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity';
-  }
-  return compressed(ctx, next);
+  // negotiator 1.x takes a server preference for ties (its README); its types predate it.
+  const negotiator = new Negotiator(ctx.req) as unknown as {
+    encoding(available: readonly string[], options: object): string | undefined;
+  };
+  const encoding = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS });
+  return encoding !== undefined && Object.hasOwn(compressors, encoding)
+    ? (encoding as Encoding)
+    : undefined;
+}
+
+/**
+ * Compression of answers over 1 KB, GET and HEAD alike. A HEAD gets the compressor as its body,
+ * never fed: Koa sends a HEAD no body, and no Content-Length for a stream, so that it has the
+ * GET's headers and none it lacks; Koa destroys the stream once the answer is sent.
+ */
+export const compression: Middleware = async (ctx, next) => {
+  ctx.vary('Accept-Encoding');
+  await next();
+  const encoding = encodingOf(ctx);
+  if (encoding === undefined) return;
+  const { body } = ctx;
+  const stream = compressors[encoding](ctx.response.length);
+  ctx.set('Content-Encoding', encoding);
+  ctx.remove('Content-Length');
+  ctx.body = stream;
+  if (ctx.method === 'HEAD') return;
+  if (body instanceof Stream) body.pipe(stream);
+  else stream.end(body);
 };

@@ -1,6 +1,9 @@
+// Whether a GET may be answered 304 is decided here rather than by Koa's ctx.fresh (jshttp/fresh),
+// which says "not fresh" whenever the request says no-cache: that speaks to caches, not to us.
 import * as crypto from 'node:crypto';
 import koaEtag from '@koa/etag';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { readIfNoneMatch } from './entity-tags.js';
 
 const NO_STORE = /(?:^|,)\s*no-store\b/i;
 const WEAK = { weak: true };
@@ -19,8 +22,28 @@ const weakEtagOf = (bytes: Buffer) =>
   `W/"${bytes.length.toString(16)}-${sha1(bytes).slice(0, 27)}"`;
 
 /**
+ * Whether a GET or HEAD answered 2xx may be answered 304 instead (RFC 9110 §13.2.2): when the
+ * request's If-None-Match is `*` or names the ETag, compared weakly; when it sends none, when its
+ * If-Modified-Since is a date no earlier than Last-Modified. A request's `Cache-Control: no-cache`
+ * changes nothing (RFC 9111 §5.2.1.4 asks it of caches).
+ */
+function notModified(ctx: Context): boolean {
+  if (ctx.status < 200 || ctx.status > 299 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+    return false;
+  }
+  const tags = readIfNoneMatch(ctx);
+  if (tags !== undefined) {
+    const etag = ctx.response.get('ETag');
+    return tags === '*' || (!!etag && tags.includes(etag.replace(/^W\//, '').slice(1, -1)));
+  }
+  const since = ctx.request.headers['if-modified-since'];
+  const lastModified = ctx.response.get('Last-Modified');
+  return !!since && !!lastModified && Date.parse(lastModified) <= Date.parse(since);
+}
+
+/**
  * Conditional GET: a weak ETag for every answer that may be stored, and 304 (no body) when the
- * request's If-None-Match or If-Modified-Since matches. A body of text or bytes is hashed once,
+ * request's preconditions allow it (notModified). A body of text or bytes is hashed once,
  * as the bytes sent (a page is encoded to UTF-8 here, once, rather than once to hash it and once
  * more to send it); a file sent as a stream gets @koa/etag's. An answer that must not be stored (a random page, a health check) has
  * nothing to revalidate: no ETag, never 304.
@@ -36,8 +59,7 @@ export const conditionalGet: Middleware = async (ctx, next) => {
       ctx.set('ETag', weakEtagOf(body));
     }
   } else await fileEtag(ctx, nothingBelow);
-  const { headers } = ctx.request;
-  if ((headers['if-none-match'] || headers['if-modified-since']) && ctx.fresh) {
+  if (notModified(ctx)) {
     ctx.status = 304;
     ctx.body = null;
   }

@@ -1,4 +1,5 @@
-// If-Match is parsed here by hand: the maintained parsers (jshttp/fresh) read only If-None-Match.
+// If-Match and If-None-Match are parsed here by hand: the maintained parser (jshttp/fresh) reads
+// only If-None-Match, loosely, and answers "not fresh" whenever the request says no-cache.
 import type { Context } from 'koa';
 import { BadRequest } from './errors.js';
 
@@ -9,37 +10,51 @@ import { BadRequest } from './errors.js';
  */
 const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/y;
 
+type TagField = 'If-Match' | 'If-None-Match';
+
 /**
- * Sets a strong ETag (RFC 9110 §8.8.1): it names these exact bytes, so the answer is sent as
- * it is, never compressed (a compressed body would be other bytes under the same tag). The
+ * A request's If-Match or If-None-Match: undefined when absent, `'*'`, or the opaque values of
+ * its tags, the weak ones too unless `strongOnly`. A header that is not `*` nor a list of
+ * quoted tags is a 400 naming it.
+ */
+function readTags(ctx: Context, field: TagField, strongOnly: boolean): '*' | string[] | undefined {
+  const header = ctx.request.headers[field.toLowerCase()];
+  if (typeof header !== 'string') return undefined;
+  if (header.trim() === '*') return '*';
+  const values: string[] = [];
+  LIST_ELEMENT.lastIndex = 0;
+  for (;;) {
+    const element = LIST_ELEMENT.exec(header);
+    if (!element) {
+      throw new BadRequest(`${field} must be * or a list of quoted entity tags, such as "3", "7"`, [
+        { field, message: 'is not * nor a list of entity tags' },
+      ]);
+    }
+    const [, weak, opaque, separator] = element;
+    if (opaque !== undefined && !(strongOnly && weak !== undefined)) values.push(opaque);
+    if (separator === '') return values;
+  }
+}
+
+/**
+ * Sets a strong ETag (RFC 9110 §8.8.1): it names these exact bytes, so the compression layer
+ * sends the answer as it is (a compressed body would be other bytes under the same tag). The
  * conditional-GET middleware keeps it and compares If-None-Match with it.
  */
 export function setStrongEtag(ctx: Context, opaque: string): void {
   ctx.set('ETag', `"${opaque}"`);
-  // koa-compress's documented switch for one answer.
-  ctx.compress = false;
 }
 
 /**
  * The request's If-Match (RFC 9110 §13.1.1): undefined when absent, `'*'`, or the opaque values
  * of its strong tags. Weak tags are left out: If-Match compares strongly, so they never match.
- * A header that is not `*` nor a list of quoted tags is a 400.
+ * A malformed header is a 400.
  */
-export function readIfMatch(ctx: Context): '*' | string[] | undefined {
-  const header = ctx.request.headers['if-match'];
-  if (header === undefined) return undefined;
-  if (header.trim() === '*') return '*';
-  const strong: string[] = [];
-  LIST_ELEMENT.lastIndex = 0;
-  for (;;) {
-    const element = LIST_ELEMENT.exec(header);
-    if (!element) {
-      throw new BadRequest('If-Match must be * or a list of quoted entity tags, such as "3", "7"', [
-        { field: 'If-Match', message: 'is not * nor a list of entity tags' },
-      ]);
-    }
-    const [, weak, opaque, separator] = element;
-    if (opaque !== undefined && weak === undefined) strong.push(opaque);
-    if (separator === '') return strong;
-  }
-}
+export const readIfMatch = (ctx: Context) => readTags(ctx, 'If-Match', true);
+
+/**
+ * The request's If-None-Match (RFC 9110 §13.1.2): undefined when absent, `'*'` (any current
+ * representation), or the opaque values of its tags, weak or strong: If-None-Match compares
+ * weakly, so `W/"3"` and `"3"` both name a tag whose value is 3. A malformed header is a 400.
+ */
+export const readIfNoneMatch = (ctx: Context) => readTags(ctx, 'If-None-Match', false);

@@ -53,7 +53,7 @@ export class NotFound extends createError.NotFound {
   }
 }
 
-/** 412: a precondition of the request (`If-Match`) does not hold; nothing was changed. */
+/** 412: a precondition of the request (`If-Match`, `If-None-Match`) does not hold; nothing was changed. */
 export class PreconditionFailed extends createError.PreconditionFailed {
   constructor(message: string) {
     super(message);

@@ -5,7 +5,7 @@ export { requireToken } from './bearer-token.js';
 export { answerStable, CACHE_CONTROL } from './cache-control.js';
 export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
-export { readIfMatch, setStrongEtag } from './entity-tags.js';
+export { readIfMatch, readIfNoneMatch, setStrongEtag } from './entity-tags.js';
 export {
   BadRequest,
   type ErrorDetail,

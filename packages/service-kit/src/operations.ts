@@ -52,7 +52,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input; `details` names each problem',
   401: 'Missing or wrong bearer token',
   404: 'Not found',
-  412: '`If-Match` names no current version of the resource; nothing was changed',
+  412: 'A precondition does not hold (`If-Match` names no current version, or `If-None-Match` on a write names the current one); nothing was changed',
   413: 'Body too large',
   415: 'Body is not JSON',
   500: 'Unexpected failure (details are in the server log, never in the response)',
@@ -92,9 +92,12 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
         ...(response.schema && { content: { 'application/json': { schema: response.schema } } }),
       };
     }
-    if (op.method === 'get' && !('304' in responses))
+    // Every GET evaluates If-None-Match: 304 when it matches, 400 when it is malformed.
+    const get = op.method === 'get';
+    if (get && !('304' in responses))
       responses['304'] = { description: 'Not modified (matching `If-None-Match`)' };
-    for (const status of [...op.errors, 500]) {
+    const errors = get && !op.errors.includes(400) ? [400, ...op.errors] : op.errors;
+    for (const status of [...errors, 500]) {
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -44,6 +44,50 @@ describe('conditional GET', () => {
     expect(notModified.headers['content-encoding']).to.equal(undefined);
   });
 
+  it('answers 304 beside a request Cache-Control: no-cache, which speaks to caches, not to the origin', async () => {
+    const page = await request(server).get('/').expect(200);
+    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(page.text)?.[1] ?? '';
+    for (const path of ['/api/items', '/', '/openapi.json', href]) {
+      const { etag } = (await request(server).get(path).expect(200)).headers;
+      for (const cacheControl of ['no-cache', 'max-age=0, no-cache']) {
+        await request(server)
+          .get(path)
+          .set('Cache-Control', cacheControl)
+          .set('If-None-Match', etag ?? '')
+          .expect(304);
+      }
+    }
+  });
+
+  it('compares If-None-Match weakly and answers * with 304; another tag gets the full answer', async () => {
+    const { etag } = (await request(server).get('/api/items').expect(200)).headers;
+    const opaque = (etag ?? '').replace(/^W\//, '');
+    for (const ifNoneMatch of [etag, opaque, `"other", ${etag}`, '*']) {
+      await request(server)
+        .get('/api/items')
+        .set('If-None-Match', ifNoneMatch ?? '')
+        .expect(304);
+    }
+    await request(server).get('/api/items').set('If-None-Match', 'W/"other"').expect(200);
+  });
+
+  it('answers If-Modified-Since with 304 when the file is no newer, unless If-None-Match is sent', async () => {
+    const page = await request(server).get('/').expect(200);
+    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(page.text)?.[1] ?? '';
+    const { headers } = await request(server).get(href).expect(200);
+    const lastModified = headers['last-modified'] ?? '';
+    const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    const since = (date: string) => request(server).get(href).set('If-Modified-Since', date);
+    await since(lastModified).set('Cache-Control', 'no-cache').expect(304);
+    await since(earlier).expect(200);
+    await since('not a date').expect(200);
+    // If-None-Match decides alone when it is sent (RFC 9110 section 13.2.2).
+    await since(lastModified).set('If-None-Match', '"other"').expect(200);
+    await since(earlier)
+      .set('If-None-Match', headers.etag ?? '')
+      .expect(304);
+  });
+
   it('gives no ETag to an answer that must not be stored', async () => {
     const res = await request(server).get('/healthz').expect(200);
     expect(res.headers.etag).to.equal(undefined);

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { describeApi } from '../src/docs.js';
-import { readIfMatch, setStrongEtag } from '../src/entity-tags.js';
+import { readIfMatch, readIfNoneMatch, setStrongEtag } from '../src/entity-tags.js';
 import { expectErrorBody } from '../src/testing/http.js';
 
 /** A service with one resource over the compression threshold, sent under a strong tag. */
@@ -28,12 +28,15 @@ function taggedService() {
       id: 'checkThing',
       method: 'put',
       path: '/api/thing',
-      summary: 'What If-Match said',
+      summary: 'What If-Match and If-None-Match said',
       responses: { 200: { description: 'The tags' } },
       errors: [400],
       handler: (ctx) => {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { ifMatch: readIfMatch(ctx) ?? null };
+        ctx.body = {
+          ifMatch: readIfMatch(ctx) ?? null,
+          ifNoneMatch: readIfNoneMatch(ctx) ?? null,
+        };
       },
     },
   ]);
@@ -55,6 +58,9 @@ describe('entity tags', () => {
     await request(server).get('/api/thing').set('If-None-Match', '"7"').expect(304);
     await request(server).get('/api/thing').set('If-None-Match', 'W/"7"').expect(304);
     await request(server).get('/api/thing').set('If-None-Match', '"8"').expect(200);
+    const head = await request(server).head('/api/thing').set('Accept-Encoding', 'br, gzip');
+    expect(head.headers['content-encoding']).to.equal(undefined);
+    expect(head.headers['content-length']).to.equal(res.headers['content-length']);
   });
 
   const ifMatch = async (header: string | undefined) => {
@@ -73,13 +79,31 @@ describe('entity tags', () => {
     expect(await ifMatch('""')).to.deep.equal(['']);
   });
 
-  for (const malformed of ['3', '"3" "4"', '"3', 'W/3', '*, "3"', 'w/"3"', '"a"b']) {
-    it(`answers a malformed If-Match (${malformed}) with a 400 naming the header`, async () => {
-      const res = await request(server).put('/api/thing').set('If-Match', malformed).expect(400);
-      expectErrorBody(res, 400);
-      expect(res.body.details).to.deep.equal([
-        { field: 'If-Match', message: 'is not * nor a list of entity tags' },
-      ]);
-    });
+  it('reads If-None-Match: absent, *, one tag, a list; weak and strong tags alike', async () => {
+    const ifNoneMatch = async (header: string) =>
+      (await request(server).put('/api/thing').set('If-None-Match', header).expect(200)).body
+        .ifNoneMatch;
+    expect((await request(server).put('/api/thing').expect(200)).body.ifNoneMatch).to.equal(null);
+    expect(await ifNoneMatch(' * ')).to.equal('*');
+    expect(await ifNoneMatch('"3", W/"4",,"a,b"')).to.deep.equal(['3', '4', 'a,b']);
+  });
+
+  for (const field of ['If-Match', 'If-None-Match']) {
+    for (const malformed of ['3', '"3" "4"', '"3', 'W/3', '*, "3"', 'w/"3"', '"a"b']) {
+      it(`answers a malformed ${field} (${malformed}) with a 400 naming the header`, async () => {
+        const res = await request(server).put('/api/thing').set(field, malformed).expect(400);
+        expectErrorBody(res, 400);
+        expect(res.body.details).to.deep.equal([
+          { field, message: 'is not * nor a list of entity tags' },
+        ]);
+      });
+    }
   }
+
+  it('answers a GET with a malformed If-None-Match with a 400, as it cannot be evaluated', async () => {
+    const res = await request(server).get('/api/thing').set('If-None-Match', '7').expect(400);
+    expect(res.body.details).to.deep.equal([
+      { field: 'If-None-Match', message: 'is not * nor a list of entity tags' },
+    ]);
+  });
 });

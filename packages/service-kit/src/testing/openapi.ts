@@ -16,8 +16,9 @@ interface Document {
 /**
  * The service's API is what its document says: GET /openapi.json is a valid OpenAPI 3.1
  * document (returned) that a generated client can use as it is (see `contractProblems`), and
- * every path it documents a GET on, its parameters filled in by `fill`, answers GET with 200 and JSON, HEAD alike without a body (the same Content-Type, Content-Length and
- * ETag), and a GET whose If-None-Match matches its ETag with 304 and no body.
+ * every path it documents a GET on, its parameters filled in by `fill`, answers GET with 200 and JSON, HEAD alike without a body (the same Content-Type,
+ * Content-Encoding, Vary, Content-Length and ETag, asked for identity and for gzip), and a GET
+ * whose If-None-Match matches its ETag with 304 and no body.
  */
 export async function expectDocumentedApi(
   server: Server,
@@ -37,18 +38,23 @@ export async function expectDocumentedApi(
   for (const [template, operations] of Object.entries(document.paths)) {
     if (!operations.get) continue;
     const url = fill(template);
-    const full = await request(server).get(url).set('Accept-Encoding', 'identity');
-    if (full.status !== 200) throw new Error(`${url}: GET answered ${full.status}, not 200`);
-    const head = await request(server).head(url).set('Accept-Encoding', 'identity');
-    const problems = [
-      head.status !== 200 && `HEAD answered ${head.status}`,
-      head.text !== undefined && 'HEAD has a body',
-      !/json/.test(head.headers['content-type'] ?? '') && 'HEAD is not JSON',
-      ...(['content-type', 'content-length', 'etag'] as const)
-        .filter((name) => head.headers[name] !== full.headers[name])
-        .map((name) => `HEAD's ${name} is not GET's`),
-    ];
-    const { etag } = full.headers;
+    const problems: (string | false)[] = [];
+    let etag: string | undefined;
+    for (const encoding of ['identity', 'gzip']) {
+      const full = await request(server).get(url).set('Accept-Encoding', encoding);
+      if (full.status !== 200) throw new Error(`${url}: GET answered ${full.status}, not 200`);
+      const head = await request(server).head(url).set('Accept-Encoding', encoding);
+      problems.push(
+        head.status !== 200 && `HEAD answered ${head.status}`,
+        head.text !== undefined && 'HEAD has a body',
+        !/json/.test(head.headers['content-type'] ?? '') && 'HEAD is not JSON',
+        ...HEAD_AS_GET.filter((name) => head.headers[name] !== full.headers[name]).map(
+          (name) =>
+            `HEAD's ${name} is not GET's (${encoding}: ${head.headers[name]}, not ${full.headers[name]})`,
+        ),
+      );
+      etag = full.headers.etag;
+    }
     if (etag) {
       const again = await request(server).get(url).set('If-None-Match', etag);
       if (again.status !== 304) problems.push(`a matching If-None-Match got ${again.status}`);
@@ -59,6 +65,9 @@ export async function expectDocumentedApi(
   }
   return document;
 }
+
+/** What a HEAD must say as its GET does (RFC 9110 §9.3.2; Content-Length only if the same, §8.6). */
+const HEAD_AS_GET = ['content-type', 'content-encoding', 'vary', 'content-length', 'etag'] as const;
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

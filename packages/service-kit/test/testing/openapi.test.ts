@@ -67,6 +67,24 @@ describe('OpenAPI test helpers', () => {
     );
   });
 
+  it('fail on a HEAD whose headers differ from its GET', async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      servers: [{ url: '/' }],
+      paths: { '/api/x': { get: { responses: { 200: { description: 'X' } } } } },
+    };
+    const apart = new Koa().use((ctx) => {
+      if (ctx.path === '/openapi.json') ctx.body = document;
+      else {
+        if (ctx.method === 'GET') ctx.set('Vary', 'Accept-Encoding');
+        ctx.body = { x: 1 };
+      }
+    });
+    const { message } = await rejects(expectDocumentedApi(apart.callback(), sized));
+    expect(message).to.match(/^\/api\/x: HEAD's vary is not GET's/);
+  });
+
   it('catch a response the document does not describe', () => {
     const { conformance } = fixtureService();
     const checker = new Conformance(conformance.document, () => true);
