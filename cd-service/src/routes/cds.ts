@@ -6,8 +6,10 @@ import {
   NotFound,
   type Operation,
   type Parameter,
+  PreconditionFailed,
   pagingHeaders,
   readIfMatch,
+  readIfNoneMatch,
   requireToken,
   setPageHeaders,
   setStrongEtag,
@@ -31,8 +33,8 @@ import {
 } from '../cd/validate.js';
 import {
   type CdStore,
-  type ExpectedVersions,
   type PageSummary,
+  type VersionCondition,
   type VersionedCd,
   VersionMismatch,
 } from '../store/store.js';
@@ -80,7 +82,15 @@ const ifMatchParameter: Parameter = {
   name: 'If-Match',
   in: 'header',
   description:
-    "Change only the CD's version named: one ETag, a list, or `*`; weak tags never match. None current: 412, nothing changed. Without it, any version. An unknown id is a 404 whatever it says",
+    'Only if the CD is at a version named: one ETag, a list, or `*`; weak tags never match. Otherwise 412, nothing changed. An unknown id is a 404 whatever it says',
+  schema: { type: 'string' },
+};
+
+const ifNoneMatchParameter: Parameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  description:
+    'Only if the CD is at none of the versions named (weak or strong tags alike), or with `*` only if there is none. Otherwise a GET gets 304, a write 412 with nothing changed',
   schema: { type: 'string' },
 };
 
@@ -91,9 +101,10 @@ const listPagingHeaders = pagingHeaders('CDs', {
 });
 
 /**
- * A list's weak ETag: the collection's version, and, hashed, the page asked for (its parameters
- * as read, which shape its body) and its summary (X-Total-Count and Link), so that one tag never
- * names two sets of headers, even when a write lands between the version and the rows.
+ * The opaque value of a list's weak ETag: the collection's version, and, hashed, the page asked
+ * for (its parameters as read, which shape its body) and its summary (X-Total-Count and Link),
+ * so that one tag never names two sets of headers, even when a write lands between the version
+ * and the rows.
  */
 function listTag(
   version: string,
@@ -101,37 +112,55 @@ function listTag(
   { total, totalAtLeast, next }: PageSummary,
 ): string {
   const page = JSON.stringify([pageParams, total, totalAtLeast, next]);
-  return `W/"${version}.${createHash('sha1').update(page).digest('base64url').slice(0, 16)}"`;
+  return `${version}.${createHash('sha1').update(page).digest('base64url').slice(0, 16)}`;
 }
+
+/** A list's tag is weak: If-Match, which compares strongly, never matches it. */
+const listRefusal = () =>
+  new PreconditionFailed(
+    'If-Match names no current list: a list has only a weak ETag, which If-Match never matches (send If-None-Match to revalidate)',
+  );
 
 /** The opaque value of a CD's strong ETag: its version. */
 const cdTag = (version: number) => String(version);
 
-/** The versions a request's If-Match names (`*` or none: any version). */
-function expectedVersions(ctx: Context): ExpectedVersions {
-  const tags = readIfMatch(ctx);
-  if (tags === undefined || tags === '*') return undefined;
-  return tags.filter((tag) => /^[1-9][0-9]{0,14}$/.test(tag)).map(Number);
+type Precondition = 'If-Match' | 'If-None-Match';
+
+/**
+ * Step 4 of a request: its preconditions (RFC 9110 §13.2.2) against the current ETag of what it
+ * names. If-Match first, compared strongly (a weak tag never matches), then If-None-Match,
+ * compared weakly, where `*` matches whatever exists. A false one is the error `refusal` makes
+ * (a 412), but for If-None-Match on GET and HEAD, which returns true: the answer is a 304. A
+ * malformed header is a 400.
+ */
+function notModified(
+  ctx: Context,
+  etag: { opaque: string; weak: boolean },
+  refusal: (failed: Precondition) => Error,
+): boolean {
+  const ifMatch = readIfMatch(ctx);
+  if (ifMatch !== undefined && ifMatch !== '*' && (etag.weak || !ifMatch.includes(etag.opaque))) {
+    throw refusal('If-Match');
+  }
+  const ifNoneMatch = readIfNoneMatch(ctx);
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch !== '*' && !ifNoneMatch.includes(etag.opaque)) return false;
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') return true;
+  throw refusal('If-None-Match');
 }
 
 /**
- * Runs a write under the request's If-Match. A malformed header names no version, so an unknown
- * id is still a 404 whatever it says; a CD that exists answers the header's 400, unchanged.
+ * The condition a write runs under once notModified has let it through: the versions its
+ * If-Match names, none of those its If-None-Match names (a tag that is no version names none),
+ * so that the store refuses it if the CD changed in between.
  */
-async function ifMatching<T>(ctx: Context, write: (expected: ExpectedVersions) => Promise<T>) {
-  let malformed: unknown;
-  let expected: ExpectedVersions;
-  try {
-    expected = expectedVersions(ctx);
-  } catch (error) {
-    malformed = error;
-    expected = [];
-  }
-  try {
-    return await write(expected);
-  } catch (error) {
-    throw malformed !== undefined && error instanceof VersionMismatch ? malformed : error;
-  }
+function versionCondition(ctx: Context): VersionCondition {
+  const versions = (tags: '*' | string[] | undefined) =>
+    tags === undefined || tags === '*'
+      ? undefined
+      : tags.filter((tag) => /^[1-9][0-9]{0,14}$/.test(tag)).map(Number);
+  const [ifMatch, ifNoneMatch] = [versions(readIfMatch(ctx)), versions(readIfNoneMatch(ctx))];
+  return { ...(ifMatch && { in: ifMatch }), ...(ifNoneMatch && { notIn: ifNoneMatch }) };
 }
 
 /** Sets the strong ETag of a single CD's answer; returns the CD, its body. */
@@ -152,16 +181,29 @@ export function cdOperations({
 }: CdRouteOptions): Operation[] {
   const auth = requireToken(apiToken);
   const body = jsonBody();
-  // A malformed id is a 400 before the body is read or the store is asked.
-  const id: Operation['handler'] = async (ctx, next) => {
-    ctx.state.id = parseId(ctx.params);
-    await next();
-  };
   const notFound = (id: string) => new NotFound(`No CD with id ${id}`);
   /** The CD the store found, or a 404 naming the id. */
   const found = <T>(cd: T | undefined, id: string): T => {
     if (cd === undefined) throw notFound(id);
     return cd;
+  };
+  // The steps of a request naming one CD, after its token: the id (400), the CD as it is (404),
+  // the preconditions against it (412, or 304); only then is a body read. A write runs under
+  // the same preconditions, which the store checks in the write itself.
+  const current: Operation['handler'] = async (ctx, next) => {
+    const id = parseId(ctx.params);
+    const cd = found(await store.get(id), id);
+    const refusal = (failed: Precondition) => new VersionMismatch(id, failed);
+    if (notModified(ctx, { opaque: cdTag(cd.version), weak: false }, refusal)) {
+      ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
+      tagged(ctx, cd);
+      ctx.status = 304;
+      return;
+    }
+    ctx.state.id = id;
+    ctx.state.cd = cd;
+    ctx.state.condition = versionCondition(ctx);
+    await next();
   };
   const schemas = cdSchemas(maxYear(now()));
 
@@ -185,7 +227,7 @@ export function cdOperations({
           headers: { ...listPagingHeaders, ...listEtagHeader },
         },
       },
-      errors: [400, 503],
+      errors: [400, 412, 503],
       handler: async (ctx) => {
         const params = readListParams(ctx.query);
         const query = buildListQuery(params);
@@ -204,17 +246,20 @@ export function cdOperations({
           });
         // The version is read first: what is read after it is at least as new as the tag says.
         const version = await store.listVersion();
+        /** Sets the page's headers; returns its tag's opaque value. */
         const answer = (summary: PageSummary) => {
-          ctx.set('ETag', listTag(version, pageParams, summary));
+          const tag = listTag(version, pageParams, summary);
+          ctx.set('ETag', `W/"${tag}"`);
           ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
           ctx.remove('Link');
           setHeaders(summary);
           ctx.status = 200;
+          return tag;
         };
-        if (ctx.get('If-None-Match')) {
+        if (ctx.get('If-None-Match') || ctx.get('If-Match')) {
           // The page's headers are in its tag: a 304 carries those of the 200 that gave it.
-          answer(await store.summarize(query));
-          if (ctx.fresh) {
+          const tag = answer(await store.summarize(query));
+          if (notModified(ctx, { opaque: tag, weak: true }, listRefusal)) {
             ctx.status = 304;
             return;
           }
@@ -258,12 +303,17 @@ export function cdOperations({
       method: 'get',
       path: '/cds/:id',
       summary: 'One CD',
-      parameters: [idParameter],
-      responses: { 200: { description: 'The CD', schema: cdRecordSchema, headers: cdEtagHeader } },
-      errors: [400, 404, 503],
-      use: [id],
-      handler: async (ctx) =>
-        sendRead(ctx, tagged(ctx, found(await store.get(ctx.state.id), ctx.state.id))),
+      parameters: [idParameter, ifMatchParameter, ifNoneMatchParameter],
+      responses: {
+        200: { description: 'The CD', schema: cdRecordSchema, headers: cdEtagHeader },
+        304: {
+          description: 'Not modified (`If-None-Match` names its version): no body',
+          headers: cdEtagHeader,
+        },
+      },
+      errors: [400, 404, 412, 503],
+      use: [current],
+      handler: (ctx) => sendRead(ctx, tagged(ctx, ctx.state.cd)),
     },
     {
       id: 'updateCd',
@@ -271,24 +321,20 @@ export function cdOperations({
       path: '/cds/:id',
       summary: 'Change some fields of a CD',
       description:
-        'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on. With `If-Match`, only if the CD is still at a version it names.',
-      parameters: [idParameter, ifMatchParameter],
+        'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on. With `If-Match` or `If-None-Match`, only if the CD is at a version they allow; the body is read only then.',
+      parameters: [idParameter, ifMatchParameter, ifNoneMatchParameter],
       requestBody: schemas.update,
       responses: {
         200: { description: 'The changed CD', schema: cdRecordSchema, headers: cdEtagHeader },
       },
       errors: [400, 401, 404, 412, 413, 415, 503],
       bearerAuth: true,
-      use: [auth, id, body],
+      use: [auth, current, body],
       handler: async (ctx) => {
         const at = now();
         const patch = validUpdate(ctx.request.body, at);
-        const { id } = ctx.state;
-        const changes = changesFor(patch, at);
-        const updated = found(
-          await ifMatching(ctx, (expected) => store.update(id, changes, expected)),
-          id,
-        );
+        const { id, condition } = ctx.state;
+        const updated = found(await store.update(id, changesFor(patch, at), condition), id);
         sendWritten(ctx, 200, tagged(ctx, updated));
       },
     },
@@ -297,15 +343,15 @@ export function cdOperations({
       method: 'delete',
       path: '/cds/:id',
       summary: 'Remove a CD',
-      description: 'With `If-Match`, only if the CD is still at a version it names.',
-      parameters: [idParameter, ifMatchParameter],
+      description: 'With `If-Match` or `If-None-Match`, only if the CD is at a version they allow.',
+      parameters: [idParameter, ifMatchParameter, ifNoneMatchParameter],
       responses: { 204: { description: 'Removed; no body' } },
       errors: [400, 401, 404, 412, 503],
       bearerAuth: true,
-      use: [auth, id],
+      use: [auth, current],
       handler: async (ctx) => {
-        const { id } = ctx.state;
-        if (!(await ifMatching(ctx, (expected) => store.delete(id, expected)))) throw notFound(id);
+        const { id, condition } = ctx.state;
+        if (!(await store.delete(id, condition))) throw notFound(id);
         sendWritten(ctx, 204);
       },
     },

@@ -14,7 +14,7 @@ import {
 import { type CdRecord, toCd, toTitleOnly } from '../cd/schema.js';
 import { guarded, isUnavailable, mongoHosts } from './mongo-errors.js';
 import { cdMongooseSchema, toMongo, VERSION_PATH } from './mongo-schema.js';
-import { type CdStore, type ExpectedVersions, VersionMismatch } from './store.js';
+import { type CdStore, isConditional, type VersionCondition, VersionMismatch } from './store.js';
 
 export interface MongoOptions {
   /** The database, when not the one named by the URI (the tests use a fresh one). */
@@ -52,10 +52,15 @@ const toDocument = ({ id, ...rest }: CdRecord) => ({ _id: id, ...rest });
 
 const toVersioned = (doc: Doc) => ({ cd: toCd(doc), version: doc[VERSION_PATH] as number });
 
-/** The filter of a write to the CD `id`: at one of the `expected` versions, when given. */
-const writeFilter = (id: string, expected: ExpectedVersions) => ({
+/** The filter of a write to the CD `id` under `condition`. */
+const writeFilter = (id: string, condition: VersionCondition = {}) => ({
   _id: { $eq: id },
-  ...(expected !== undefined && { [VERSION_PATH]: { $in: [...expected] } }),
+  ...(isConditional(condition) && {
+    [VERSION_PATH]: {
+      ...(condition.in && { $in: [...condition.in] }),
+      ...(condition.notIn && { $nin: [...condition.notIn] }),
+    },
+  }),
 });
 
 /** The MongoDB store, through Mongoose on a connection of its own. */
@@ -195,11 +200,11 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
   const request = <T>(operation: string, run: () => Promise<T>) =>
     guarded(run, { ms: timeout, operation, ...(options.logger && { logger: options.logger }) });
   /**
-   * After a write changed nothing: when it had a condition and the CD is there, the CD was at
-   * another version. (Deleted meanwhile, it is missing: a 404 either way.)
+   * After a write changed nothing: when it had a condition and the CD is there, the CD was at a
+   * version the condition excludes. (Deleted meanwhile, it is missing: a 404 either way.)
    */
-  const refuseWhenStale = async (id: string, expected: ExpectedVersions) => {
-    if (expected !== undefined && (await Cds.exists({ _id: { $eq: id } }))) {
+  const refuseWhenStale = async (id: string, condition: VersionCondition | undefined) => {
+    if (isConditional(condition) && (await Cds.exists({ _id: { $eq: id } }))) {
       throw new VersionMismatch(id);
     }
   };
@@ -245,30 +250,30 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
       }),
 
     // One conditional update: the version check is in its filter, the increment in its update.
-    update: (id, changes, expected) =>
+    update: (id, changes, condition) =>
       request('update', async () => {
         const doc = await changing(
           () =>
             Cds.findOneAndUpdate(
-              writeFilter(id, expected),
+              writeFilter(id, condition),
               { $set: changes, $inc: { [VERSION_PATH]: 1 } },
               { returnDocument: 'after', runValidators: true, maxTimeMS: timeout },
             ).lean<Doc>(),
           (found) => found !== null,
         );
         if (doc) return toVersioned(doc);
-        await refuseWhenStale(id, expected);
+        await refuseWhenStale(id, condition);
         return undefined;
       }),
 
-    delete: (id, expected) =>
+    delete: (id, condition) =>
       request('delete', async () => {
         const result = await changing(
-          () => Cds.deleteOne(writeFilter(id, expected)),
+          () => Cds.deleteOne(writeFilter(id, condition)),
           (deleted) => deleted.deletedCount > 0,
         );
         if (result.deletedCount > 0) return true;
-        await refuseWhenStale(id, expected);
+        await refuseWhenStale(id, condition);
         return false;
       }),
 

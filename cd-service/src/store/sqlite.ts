@@ -27,7 +27,7 @@ import {
   toSqlite,
   VERSION_COLUMN,
 } from './sqlite-schema.js';
-import { type CdStore, type ExpectedVersions, VersionMismatch } from './store.js';
+import { type CdStore, isConditional, type VersionCondition, VersionMismatch } from './store.js';
 import { WriteBatcher } from './write-batcher.js';
 
 type Row = Record<string, unknown>;
@@ -358,26 +358,28 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   const versioned = `${CD_COLUMNS}, ${VERSION_COLUMN}`;
   const byId = db.prepare(`SELECT ${versioned} FROM ${TABLE} WHERE id = ?`);
   const exists = db.prepare(`SELECT 1 FROM ${TABLE} WHERE id = ?`).pluck();
-  // The condition of a write, in the statement that writes: its two parameters are the same
-  // JSON array of the versions it may replace, or null for any version.
-  const atExpectedVersion = `(? IS NULL OR ${VERSION_COLUMN} IN (SELECT value FROM json_each(?)))`;
+  // The condition of a write, in the statement that writes: its parameters are twice the JSON
+  // array of the versions it may replace (or null: any), then twice those it may not (or null).
+  const versionIn = (not: string) =>
+    `(? IS NULL OR ${VERSION_COLUMN} ${not}IN (SELECT value FROM json_each(?)))`;
+  const meetsCondition = `${versionIn('')} AND ${versionIn('NOT ')}`;
   // A null parameter keeps the column as it is: one statement serves every subset of fields.
   const changed = [...FIELD_NAMES, ...FILTERS.map((filter) => filter.key)];
   const update = db.prepare(
-    `UPDATE ${TABLE} SET ${changed.map((name) => `${column(name)} = COALESCE(?, ${column(name)})`).join(', ')}, updated_at = ?, ${VERSION_COLUMN} = ${VERSION_COLUMN} + 1 WHERE id = ? AND ${atExpectedVersion} RETURNING ${versioned}`,
+    `UPDATE ${TABLE} SET ${changed.map((name) => `${column(name)} = COALESCE(?, ${column(name)})`).join(', ')}, updated_at = ?, ${VERSION_COLUMN} = ${VERSION_COLUMN} + 1 WHERE id = ? AND ${meetsCondition} RETURNING ${versioned}`,
   );
-  const remove = db.prepare(`DELETE FROM ${TABLE} WHERE id = ? AND ${atExpectedVersion}`);
-  /** The parameters of atExpectedVersion. */
-  const condition = (expected: ExpectedVersions) => {
-    const versions = expected === undefined ? null : JSON.stringify(expected);
-    return [versions, versions];
-  };
+  const remove = db.prepare(`DELETE FROM ${TABLE} WHERE id = ? AND ${meetsCondition}`);
+  /** The parameters of meetsCondition. */
+  const parameters = (condition: VersionCondition = {}) =>
+    [condition.in, condition.in, condition.notIn, condition.notIn].map((versions) =>
+      versions === undefined ? null : JSON.stringify(versions),
+    );
   /**
    * After a write changed nothing: when it had a condition and the CD is there, in the same
-   * transaction, the CD was at another version.
+   * transaction, the CD was at a version the condition excludes.
    */
-  const refuseWhenStale = (id: string, expected: ExpectedVersions) => {
-    if (expected !== undefined && exists.get(id) !== undefined) throw new VersionMismatch(id);
+  const refuseWhenStale = (id: string, condition: VersionCondition | undefined) => {
+    if (isConditional(condition) && exists.get(id) !== undefined) throw new VersionMismatch(id);
   };
   const toVersioned = (row: Row) => ({ cd: toCd(row), version: row[VERSION_COLUMN] as number });
   const countAll = db
@@ -432,23 +434,23 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
       return row && toVersioned(row);
     },
 
-    update(id, changes, expected) {
+    update(id, changes, condition) {
       const values = changed.map((name) => changes[name] ?? null);
       return writing(async () => {
         const row = await batcher.run(() => {
-          const written = update.get([...values, changes.updatedAt, id, ...condition(expected)]);
-          if (written === undefined) refuseWhenStale(id, expected);
+          const written = update.get([...values, changes.updatedAt, id, ...parameters(condition)]);
+          if (written === undefined) refuseWhenStale(id, condition);
           return written as Row | undefined;
         });
         return row && toVersioned(row);
       });
     },
 
-    delete(id, expected) {
+    delete(id, condition) {
       return writing(() =>
         batcher.run(() => {
-          if (remove.run(id, ...condition(expected)).changes > 0) return true;
-          refuseWhenStale(id, expected);
+          if (remove.run(id, ...parameters(condition)).changes > 0) return true;
+          refuseWhenStale(id, condition);
           return false;
         }),
       );

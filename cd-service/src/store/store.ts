@@ -29,16 +29,33 @@ export interface VersionedCd {
 }
 
 /**
- * The versions a conditional write may replace (those a client's If-Match names); undefined
- * for an unconditional write. The check and the write are one atomic step of the store.
+ * The condition of a write, from a client's If-Match and If-None-Match: the CD must be at one of
+ * the versions `in` names, and at none of those `notIn` names; a list left out sets no
+ * condition. The check and the write are one atomic step of the store.
  */
-export type ExpectedVersions = readonly number[] | undefined;
+export interface VersionCondition {
+  readonly in?: readonly number[];
+  readonly notIn?: readonly number[];
+}
 
-/** A conditional write found the CD at a version it was not allowed to replace: nothing changed. */
+/** Whether a write under `condition` depends on the CD's version. */
+export const isConditional = (condition: VersionCondition | undefined): boolean =>
+  condition?.in !== undefined || condition?.notIn !== undefined;
+
+const MISMATCH = {
+  'If-Match': 'has changed since the version If-Match names',
+  'If-None-Match': 'is at a version If-None-Match names (* names any)',
+  either: 'changed meanwhile: If-Match or If-None-Match no longer holds',
+};
+
+/**
+ * The CD is at a version a request's precondition excludes (`failed`, when known): nothing
+ * changed. The store throws it for a conditional write it refused.
+ */
 export class VersionMismatch extends PreconditionFailed {
-  constructor(id: string) {
+  constructor(id: string, failed: keyof typeof MISMATCH = 'either') {
     super(
-      `The CD ${id} has changed since the version If-Match names; nothing was changed: read it again (GET) and send its new ETag`,
+      `The CD ${id} ${MISMATCH[failed]}; nothing was changed: read it again (GET) and send its new ETag`,
     );
   }
 }
@@ -54,19 +71,19 @@ export interface CdStore {
   insert(record: CdRecord): Promise<VersionedCd>;
   get(id: string): Promise<VersionedCd | undefined>;
   /**
-   * The updated CD, at its next version, or undefined when there is none with this id. When
-   * `expected` is given and the CD is at none of those versions, throws VersionMismatch.
+   * The updated CD, at its next version, or undefined when there is none with this id. When the
+   * CD's version does not meet `condition`, throws VersionMismatch.
    */
   update(
     id: string,
     changes: CdChanges,
-    expected?: ExpectedVersions,
+    condition?: VersionCondition,
   ): Promise<VersionedCd | undefined>;
   /**
-   * Whether there was a CD with this id (then removed). When `expected` is given and the CD is
-   * at none of those versions, throws VersionMismatch.
+   * Whether there was a CD with this id (then removed). When the CD's version does not meet
+   * `condition`, throws VersionMismatch.
    */
-  delete(id: string, expected?: ExpectedVersions): Promise<boolean>;
+  delete(id: string, condition?: VersionCondition): Promise<boolean>;
   list(query: ListQuery): Promise<Page>;
   /** The page's summary as `list` gives it, without reading the page's CDs. */
   summarize(query: ListQuery): Promise<PageSummary>;

@@ -95,11 +95,20 @@ describeEachStore('conditional writes', (factory) => {
     expect(after.headers.etag).to.equal(current.headers.etag);
   });
 
-  it('answers 404 for an unknown CD whatever If-Match says', async () => {
+  it('answers 404 for an unknown CD whatever If-Match and If-None-Match say', async () => {
     const id = randomUUID();
     for (const ifMatch of ['"1"', '*', '"nope"', 'not a tag', undefined]) {
       expectErrorBody(await put(id, { title: 'X' }, ifMatch).expect(404), 404);
       expectErrorBody(await del(id, ifMatch).expect(404), 404);
+    }
+    for (const ifNoneMatch of ['"1"', '*', 'not a tag']) {
+      for (const req of [
+        put(id, { title: 'X' }),
+        del(id),
+        request(fixture.app).get(`/cds/${id}`),
+      ]) {
+        expectErrorBody(await req.set('If-None-Match', ifNoneMatch).expect(404), 404);
+      }
     }
     const { cd, etag } = await create();
     await del(cd.id).expect(204);
@@ -107,16 +116,130 @@ describeEachStore('conditional writes', (factory) => {
     expectErrorBody(await del(cd.id, etag).expect(404), 404);
   });
 
-  it('answers a malformed If-Match on a CD that exists with a 400, changing nothing', async () => {
+  it('answers a malformed If-Match or If-None-Match on a CD that exists with a 400, changing nothing', async () => {
     const { cd } = await create({ title: 'Kept' });
-    for (const ifMatch of ['1', '"1" "2"', 'W/1']) {
-      const res = await put(cd.id, { title: 'Lost' }, ifMatch).expect(400);
-      expect(res.body.details).to.deep.equal([
-        { field: 'If-Match', message: 'is not * nor a list of entity tags' },
-      ]);
-      await del(cd.id, ifMatch).expect(400);
+    for (const field of ['If-Match', 'If-None-Match']) {
+      for (const malformed of ['1', '"1" "2"', 'W/1']) {
+        for (const req of [
+          put(cd.id, { title: 'Lost' }),
+          del(cd.id),
+          request(fixture.app).get(`/cds/${cd.id}`),
+        ]) {
+          const res = await req.set(field, malformed).expect(400);
+          expect(res.body.details, `${field}: ${malformed}`).to.deep.equal([
+            { field, message: 'is not * nor a list of entity tags' },
+          ]);
+        }
+      }
     }
     expect((await read(cd.id)).body.title).to.equal('Kept');
+  });
+
+  it('answers 412 and changes nothing when If-None-Match names the CD as it is: *, its tag, weak or strong', async () => {
+    const { cd, etag } = await create({ title: 'Kept' });
+    for (const ifNoneMatch of ['*', etag, `W/${etag}`, `"99", ${etag}`]) {
+      for (const req of [put(cd.id, { title: 'Lost' }), del(cd.id)]) {
+        const res = await req.set('If-None-Match', ifNoneMatch);
+        expect(res.status, `If-None-Match: ${ifNoneMatch}`).to.equal(412);
+        expectErrorBody(res, 412);
+      }
+    }
+    const after = await read(cd.id);
+    expect(after.body.title).to.equal('Kept');
+    expect(after.headers.etag).to.equal(etag);
+  });
+
+  it('writes when If-None-Match names other versions only, and If-Match, evaluated first, holds', async () => {
+    const { cd, etag } = await create();
+    const first = await put(cd.id, { title: 'One' }).set('If-None-Match', '"99", W/"7", "x"');
+    expect(first.status).to.equal(200);
+    const second = await put(cd.id, { title: 'Two' }, first.headers.etag)
+      .set('If-None-Match', etag)
+      .expect(200);
+    const current = second.headers.etag as string;
+    // If-Match holds, If-None-Match names the current version: 412.
+    await put(cd.id, { title: 'Lost' }, current).set('If-None-Match', current).expect(412);
+    // If-Match fails: 412 whatever If-None-Match says.
+    await put(cd.id, { title: 'Lost' }, etag).set('If-None-Match', etag).expect(412);
+    expect((await read(cd.id)).body.title).to.equal('Two');
+    await del(cd.id, current).set('If-None-Match', etag).expect(204);
+    await request(fixture.app).get(`/cds/${cd.id}`).expect(404);
+  });
+
+  it('answers GET and HEAD with 304 when If-None-Match names the CD, even beside Cache-Control: no-cache', async () => {
+    const { cd, etag } = await create();
+    for (const method of ['get', 'head'] as const) {
+      for (const ifNoneMatch of ['*', etag, `W/${etag}`, `"99", ${etag}`]) {
+        for (const cacheControl of [undefined, 'no-cache']) {
+          const req = request(fixture.app)
+            [method](`/cds/${cd.id}`)
+            .set('If-None-Match', ifNoneMatch);
+          if (cacheControl) req.set('Cache-Control', cacheControl);
+          const res = await req;
+          expect(res.status, `${method} ${ifNoneMatch} ${cacheControl}`).to.equal(304);
+          expect(res.headers.etag).to.equal(etag);
+          expect(res.headers['cache-control']).to.equal('no-cache');
+        }
+      }
+    }
+    const other = await request(fixture.app)
+      .get(`/cds/${cd.id}`)
+      .set('If-None-Match', '"99"')
+      .set('Cache-Control', 'no-cache')
+      .expect(200);
+    expect(other.body).to.deep.equal(cd);
+  });
+
+  it('answers a GET whose If-Match names no current version with 412, before If-None-Match', async () => {
+    const { cd, etag } = await create();
+    const current = (await put(cd.id, { title: 'Changed' }).expect(200)).headers.etag as string;
+    const get = () => request(fixture.app).get(`/cds/${cd.id}`);
+    expectErrorBody(await get().set('If-Match', etag), 412);
+    expectErrorBody(await get().set('If-Match', etag).set('If-None-Match', current), 412);
+    await get().set('If-Match', current).expect(200);
+    await get().set('If-Match', '*').set('If-None-Match', current).expect(304);
+  });
+
+  it('decides in order: the token, the id, the CD, the preconditions, then the body', async () => {
+    const token = 'order-token';
+    const app = createApp({ store: fixture.handle.store, apiToken: token }).callback();
+    const auth = { Authorization: `Bearer ${token}` };
+    const { cd: existing } = await create();
+    const unknown = randomUUID();
+    const badBody = () => ({ 'Content-Type': 'application/json' });
+    const write = (
+      id: string,
+      headers: Record<string, string>,
+      method: 'put' | 'delete' = 'put',
+    ) =>
+      method === 'put'
+        ? request(app).put(`/cds/${id}`).set(badBody()).set(headers).send('{"title":')
+        : request(app).delete(`/cds/${id}`).set(headers);
+    const stale = { 'If-Match': '"99"', 'If-None-Match': '*' };
+    for (const method of ['put', 'delete'] as const) {
+      const status = async (id: string, headers: Record<string, string>) =>
+        (await write(id, headers, method)).status;
+      expect(await status('nope', stale), method).to.equal(401);
+      expect(await status('nope', { ...auth, ...stale }), method).to.equal(400);
+      expect(await status(unknown, { ...auth, ...stale }), method).to.equal(404);
+      expect(await status(unknown, { ...auth, 'If-Match': 'malformed' }), method).to.equal(404);
+      expect(await status(existing.id, { ...auth, 'If-Match': '"99"' }), method).to.equal(412);
+      expect(await status(existing.id, { ...auth, 'If-None-Match': '*' }), method).to.equal(412);
+      const malformed = await write(existing.id, { ...auth, 'If-Match': 'malformed' }, method);
+      expect(malformed.body.details, method).to.deep.equal([
+        { field: 'If-Match', message: 'is not * nor a list of entity tags' },
+      ]);
+    }
+    // The body is judged last: a body that is not JSON, or malformed JSON, after a 412.
+    const textBody = await request(app)
+      .put(`/cds/${existing.id}`)
+      .set(auth)
+      .set('If-Match', '"99"')
+      .set('Content-Type', 'text/plain')
+      .send('x');
+    expect(textBody.status).to.equal(412);
+    expectErrorBody(await write(existing.id, { ...auth, 'If-Match': '"1"' }), 400);
+    expect((await read(existing.id)).body).to.deep.equal(existing);
   });
 
   it('documents ETag, If-Match and 412 in the OpenAPI document', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import type { Cd } from '../../src/cd/schema.js';
 import { appEachTest } from '../fixtures.js';
-import { makeCdInput, request } from '../helpers.js';
+import { expectErrorBody, makeCdInput, request } from '../helpers.js';
 import { describeEachStore } from '../stores.js';
 
 const PAGING_HEADERS = ['x-total-count', 'x-total-count-relation', 'link'] as const;
@@ -42,6 +42,20 @@ describeEachStore('list validators', (factory) => {
       expect(paging(again), path).to.deep.equal(paging(full));
       expect(again.headers['cache-control'], path).to.equal(full.headers['cache-control']);
     }
+  });
+
+  it('answers 304 beside Cache-Control: no-cache, and 412 to an If-Match, which a weak tag never meets', async () => {
+    await create();
+    const full = await list('/cds').expect(200);
+    for (const ifNoneMatch of [full.headers.etag, '*']) {
+      const again = await list('/cds', ifNoneMatch).set('Cache-Control', 'no-cache').expect(304);
+      expect(again.headers.etag).to.equal(full.headers.etag);
+    }
+    const opaque = full.headers.etag?.replace(/^W\//, '') ?? '';
+    for (const ifMatch of [full.headers.etag, opaque]) {
+      expectErrorBody(await list('/cds').set('If-Match', ifMatch ?? ''), 412);
+    }
+    await list('/cds').set('If-Match', '*').expect(200);
   });
 
   it('changes the tag when the body, X-Total-Count or Link would change: every write', async () => {

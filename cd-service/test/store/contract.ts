@@ -158,8 +158,8 @@ export function describeStoreContract(factory: StoreFactory): void {
 
       it('updates a CD at an expected version, one of a list, and moves it on', async () => {
         const { id } = await add();
-        expect((await store.update(id, rename('one'), [1]))?.version).to.equal(2);
-        expect((await store.update(id, rename('two'), [7, 2, 9]))?.version).to.equal(3);
+        expect((await store.update(id, rename('one'), { in: [1] }))?.version).to.equal(2);
+        expect((await store.update(id, rename('two'), { in: [7, 2, 9] }))?.version).to.equal(3);
         expect((await read(id))?.title).to.equal('two');
       });
 
@@ -167,7 +167,15 @@ export function describeStoreContract(factory: StoreFactory): void {
         const { id } = await add({ title: 'Kept' });
         await store.update(id, rename('Now'));
         const before = await store.get(id);
-        for (const expected of [[1], [3, 4], []]) {
+        for (const expected of [
+          { in: [1] },
+          { in: [3, 4] },
+          { in: [] },
+          { notIn: [2] },
+          { notIn: [1, 2] },
+          { in: [2], notIn: [2] },
+          { in: [1], notIn: [3] },
+        ]) {
           const label = JSON.stringify(expected);
           expect(
             await rejection(store.update(id, rename('Lost'), expected)),
@@ -178,32 +186,48 @@ export function describeStoreContract(factory: StoreFactory): void {
           );
         }
         expect(await store.get(id)).to.deep.equal(before);
-        expect(await store.delete(id, [2])).to.equal(true);
+        expect(await store.delete(id, { in: [2], notIn: [1, 3] })).to.equal(true);
         expect(await store.get(id)).to.equal(undefined);
       });
 
+      it('updates a CD at none of the versions a condition excludes, with or without versions it needs', async () => {
+        const { id } = await add();
+        expect((await store.update(id, rename('one'), { notIn: [2, 3] }))?.version).to.equal(2);
+        const both = { in: [2, 5], notIn: [1, 3] };
+        expect((await store.update(id, rename('two'), both))?.version).to.equal(3);
+        expect((await store.update(id, rename('three'), { notIn: [] }))?.version).to.equal(4);
+        expect((await read(id))?.title).to.equal('three');
+      });
+
       it('answers a conditional write to an unknown id as missing, not as a version mismatch', async () => {
-        expect(await store.update(randomUUID(), rename('X'), [1])).to.equal(undefined);
-        expect(await store.delete(randomUUID(), [1])).to.equal(false);
+        for (const condition of [{ in: [1] }, { notIn: [1] }]) {
+          expect(await store.update(randomUUID(), rename('X'), condition)).to.equal(undefined);
+          expect(await store.delete(randomUUID(), condition)).to.equal(false);
+        }
         expect(await store.count()).to.equal(0);
       });
 
-      it('lets exactly one of two concurrent writes at the same version through', async () => {
-        const { id } = await add();
-        const outcomes = await Promise.allSettled([
-          store.update(id, rename('first'), [1]),
-          store.update(id, rename('second'), [1]),
-        ]);
-        const fulfilled = outcomes.filter((outcome) => outcome.status === 'fulfilled');
-        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
-        expect(fulfilled).to.have.length(1);
-        expect(refused.map((outcome) => outcome.reason)).to.satisfy((errors: unknown[]) =>
-          errors.every((error) => error instanceof VersionMismatch),
-        );
-        const stored = await store.get(id);
-        expect(stored?.version).to.equal(2);
-        expect(stored?.cd.title).to.equal(fulfilled[0]?.value?.cd.title);
-      });
+      for (const [what, condition] of [
+        ['at the same version', { in: [1] }],
+        ['excluding the version the other makes', { notIn: [2] }],
+      ] as const) {
+        it(`lets exactly one of two concurrent writes ${what} through`, async () => {
+          const { id } = await add();
+          const outcomes = await Promise.allSettled([
+            store.update(id, rename('first'), condition),
+            store.update(id, rename('second'), condition),
+          ]);
+          const fulfilled = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+          const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+          expect(fulfilled).to.have.length(1);
+          expect(refused.map((outcome) => outcome.reason)).to.satisfy((errors: unknown[]) =>
+            errors.every((error) => error instanceof VersionMismatch),
+          );
+          const stored = await store.get(id);
+          expect(stored?.version).to.equal(2);
+          expect(stored?.cd.title).to.equal(fulfilled[0]?.value?.cd.title);
+        });
+      }
     });
 
     describe('delete', () => {

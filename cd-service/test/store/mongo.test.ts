@@ -107,7 +107,9 @@ if (mongoFactory) {
       const store = await openMongoStore(uri, { dbName });
       try {
         expect((await store.get(id))?.version).to.equal(1);
-        const updated = await store.update(id, changesFor({ title: 'New' }, new Date()), [1]);
+        const updated = await store.update(id, changesFor({ title: 'New' }, new Date()), {
+          in: [1],
+        });
         expect(updated?.version).to.equal(2);
       } finally {
         await store.close();

@@ -47,14 +47,14 @@ describe('SQLite store: CD versions in a database of before them', () => {
     try {
       for (const id of ids) expect((await store.get(id))?.version).to.equal(1);
       const [first, second] = ids as [string, string];
-      expect((await store.update(first, changesFor({ title: 'New' }, T0), [1]))?.version).to.equal(
-        2,
-      );
+      expect(
+        (await store.update(first, changesFor({ title: 'New' }, T0), { in: [1] }))?.version,
+      ).to.equal(2);
       const refused = await store
-        .update(first, changesFor({ title: 'Lost' }, T0), [1])
+        .update(first, changesFor({ title: 'Lost' }, T0), { in: [1] })
         .catch((error: unknown) => error);
       expect(refused).to.be.an.instanceOf(VersionMismatch);
-      expect(await store.delete(second, [1])).to.equal(true);
+      expect(await store.delete(second, { in: [1] })).to.equal(true);
       const created = await store.insert(newRecord(makeCdInput(), randomUUID(), T0));
       expect(created.version).to.equal(1);
     } finally {
@@ -113,9 +113,9 @@ describe('SQLite store: a table made with the rules restated as CHECKs', () => {
         newRecord(makeCdInput({ title: 'x'.repeat(200) }), randomUUID(), T0),
       );
       expect(created.version).to.equal(1);
-      const changed = await store.update(old.id, changesFor({ genre: 'Jazz' }, T0), [1]);
+      const changed = await store.update(old.id, changesFor({ genre: 'Jazz' }, T0), { in: [1] });
       expect(changed?.cd.genre).to.equal('Jazz');
-      expect(await store.delete(created.cd.id, [1])).to.equal(true);
+      expect(await store.delete(created.cd.id, { in: [1] })).to.equal(true);
       expect(await store.count()).to.equal(1);
     } finally {
       await store.close();
