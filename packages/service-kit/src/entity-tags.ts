@@ -15,7 +15,7 @@ type TagField = 'If-Match' | 'If-None-Match';
 /**
  * A request's If-Match or If-None-Match: undefined when absent, `'*'`, or the opaque values of
  * its tags, the weak ones too unless `strongOnly`. A header that is not `*` nor a list of
- * quoted tags is a 400 naming it.
+ * quoted tags names no tag on a GET or HEAD, and is a 400 naming it on any other method.
  */
 function readTags(ctx: Context, field: TagField, strongOnly: boolean): '*' | string[] | undefined {
   const header = ctx.request.headers[field.toLowerCase()];
@@ -26,6 +26,9 @@ function readTags(ctx: Context, field: TagField, strongOnly: boolean): '*' | str
   for (;;) {
     const element = LIST_ELEMENT.exec(header);
     if (!element) {
+      // A read whose condition cannot be read is answered in full, as if it named nothing (as
+      // common servers do: a client's odd cache never breaks a page); a write does not go ahead.
+      if (ctx.method === 'GET' || ctx.method === 'HEAD') return [];
       throw new BadRequest(`${field} must be * or a list of quoted entity tags, such as "3", "7"`, [
         { field, message: 'is not * nor a list of entity tags' },
       ]);
@@ -48,13 +51,14 @@ export function setStrongEtag(ctx: Context, opaque: string): void {
 /**
  * The request's If-Match (RFC 9110 §13.1.1): undefined when absent, `'*'`, or the opaque values
  * of its strong tags. Weak tags are left out: If-Match compares strongly, so they never match.
- * A malformed header is a 400.
+ * A malformed header names no tag on a read, and is a 400 on a write.
  */
 export const readIfMatch = (ctx: Context) => readTags(ctx, 'If-Match', true);
 
 /**
  * The request's If-None-Match (RFC 9110 §13.1.2): undefined when absent, `'*'` (any current
  * representation), or the opaque values of its tags, weak or strong: If-None-Match compares
- * weakly, so `W/"3"` and `"3"` both name a tag whose value is 3. A malformed header is a 400.
+ * weakly, so `W/"3"` and `"3"` both name a tag whose value is 3. A malformed header names no
+ * tag on a read, and is a 400 on a write.
  */
 export const readIfNoneMatch = (ctx: Context) => readTags(ctx, 'If-None-Match', false);

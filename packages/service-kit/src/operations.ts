@@ -92,12 +92,9 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
         ...(response.schema && { content: { 'application/json': { schema: response.schema } } }),
       };
     }
-    // Every GET evaluates If-None-Match: 304 when it matches, 400 when it is malformed.
-    const get = op.method === 'get';
-    if (get && !('304' in responses))
+    if (op.method === 'get' && !('304' in responses))
       responses['304'] = { description: 'Not modified (matching `If-None-Match`)' };
-    const errors = get && !op.errors.includes(400) ? [400, ...op.errors] : op.errors;
-    for (const status of [...errors, 500]) {
+    for (const status of [...op.errors, 500]) {
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
