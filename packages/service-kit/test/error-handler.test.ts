@@ -54,6 +54,17 @@ describe('errors', () => {
     expect(res.headers.allow).to.include('GET').and.to.include('POST');
   });
 
+  it('answers every error with the JSON body in a service without an error view, pages included', async () => {
+    const { app: noPages, request: noPagesRequest } = fixtureService({ errorView: undefined });
+    const client = noPagesRequest(noPages.callback());
+    const missing = await client.get('/no-such-page');
+    expectErrorBody(missing, 404);
+    expect(missing.body.error).to.include('/no-such-page');
+    const method = await client.post('/').send({});
+    expectErrorBody(method, 405);
+    expect(method.headers.allow).to.equal('HEAD, GET');
+  });
+
   it('renders the error page for a page that is not found', async () => {
     const res = await request(server)
       .get('/no-such-page')

@@ -42,6 +42,19 @@ describe('paths', () => {
       // A client that encodes a name still reaches it; an encoded slash is no separator.
       await conformRequest(server).get('/api/big/%32').expect(200);
       expectErrorBody(await conformRequest(server).get('/api/items%2Flast'), 404);
+      // An encoded prefix is still the JSON API's.
+      expect((await conformRequest(server).get('/%61pi/items').expect(200)).body).to.deep.equal(
+        items.body,
+      );
+    });
+
+    it('routes a write at an encoded path as at the plain one', async () => {
+      const fixture = fixtureService();
+      const write = fixture.request(fixture.app.callback());
+      await write.post('/%61pi/%69tems').send({ name: 'second' }).expect(201);
+      expect(fixture.items.map((item) => item.name)).to.deep.equal(['first', 'second']);
+      await write.delete('/api/items/%6C%61st').expect(204);
+      expect(fixture.items.map((item) => item.name)).to.deep.equal(['first']);
     });
 
     it('matches routes in their exact case, so a path in another case is a 404 of the pages', async () => {
@@ -50,10 +63,23 @@ describe('paths', () => {
         ['/API/items', '/Streaming', '/DOCS', '/API/big/2', '/Api/items/last'],
         'https://allowed.example',
       );
+      // The kit's own routes too.
+      await expectPagesNotFound(conformRequest(server), ['/HEALTHZ', '/OpenAPI.json', '/Metrics']);
       // Under a JSON path, a case that no route has is the JSON 404, never the pages' 404.
       for (const path of ['/api/ITEMS', '/api/Items/last']) {
         expectErrorBody(await conformRequest(server).get(path), 404);
       }
+    });
+
+    it('answers a write at a path in another case with 404, changing nothing', async () => {
+      const fixture = fixtureService();
+      const write = fixture.request(fixture.app.callback());
+      for (const path of ['/API/items', '/Api/items']) {
+        const res = await write.post(path).send({ name: 'second' });
+        expect(res.status, path).to.equal(404);
+      }
+      expectErrorBody(await write.delete('/api/items/LAST'), 404);
+      expect(fixture.items.map((item) => item.name)).to.deep.equal(['first']);
     });
   });
 });

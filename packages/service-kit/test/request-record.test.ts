@@ -39,6 +39,19 @@ describe('request log', () => {
     expect(lines[0]?.ms).to.be.a('number');
   });
 
+  it('logs an answer that is an error once, with its status', async () => {
+    const logger = captureLogger('fixture');
+    const { app, request } = fixtureService({ logger, logRequests: true });
+    await request(app.callback()).get('/api/nothing-here').expect(404);
+    expect(logger.lines).to.have.length(1);
+    expect(logger.lines[0]).to.include({
+      level: 'info',
+      message: 'request',
+      path: '/api/nothing-here',
+      status: 404,
+    });
+  });
+
   it('logs the probes that succeed at debug level (not printed by default), and those that fail', async () => {
     const logger = captureLogger('fixture');
     logger.level = 'debug';

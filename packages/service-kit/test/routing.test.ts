@@ -18,6 +18,27 @@ describe('routing', () => {
     }
   });
 
+  it('answers each method a read-only route lacks with 405 and an Allow of its reads, literal or with parameters', async () => {
+    for (const path of ['/api/random', '/api/big/2']) {
+      for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+        const res = await request(server)[method](path).send({ name: 'x' });
+        expectErrorBody(res, 405);
+        expect(res.headers.allow, `${method} ${path}`).to.equal('HEAD, GET');
+      }
+    }
+  });
+
+  it('answers HEAD on every GET route, API and pages, with the headers of its GET and no body', async () => {
+    for (const path of ['/api/items', '/api/big/2', '/', '/docs', '/openapi.json', '/healthz']) {
+      const get = await request(server).get(path);
+      const head = await request(server).head(path);
+      expect(head.status, path).to.equal(get.status);
+      expect(head.headers['content-type'], path).to.equal(get.headers['content-type']);
+      expect(head.headers.etag, path).to.equal(get.headers.etag);
+      expect(head.text, path).to.equal(undefined);
+    }
+  });
+
   it('answers a method no route has on a path that does not exist with 404', async () => {
     const res = await request(server).propfind!('/api/nothing-here');
     expectErrorBody(res as never, 404);
