@@ -24,12 +24,4 @@ describe('GET / (the service has no home page)', () => {
     expect(docs.headers['content-type']).to.match(/^text\/html/);
     expect(docs.text).to.include('CD Collection API reference');
   });
-
-  it('answers HEAD the same, and other methods 405 with Allow', async () => {
-    const head = await request(app).head('/').expect(303);
-    expect(head.headers.location).to.equal('/docs');
-    const post = await request(app).post('/').send({}).expect(405);
-    expect(post.headers.allow).to.equal('HEAD, GET');
-    expect(post.body).to.deep.equal({ error: post.body.error, status: 405 });
-  });
 });
