@@ -29,12 +29,6 @@ export {
   listProblems,
   recordLabel,
   SeedError,
-  type SeedFile,
-  type SeedRules,
   seedFile,
 } from './seed.js';
-export {
-  bodyValidator,
-  parameterValidator,
-  type ValidatorOptions,
-} from './validation.js';
+export { bodyValidator, parameterValidator } from './validation.js';

@@ -12,4 +12,4 @@ export { Conformance } from './conformance.js';
 export { captureLogger, expectErrorBody } from './http.js';
 export { expectDocumentedApi } from './openapi.js';
 export { useBrowser } from './session.js';
-export { expectKitWired, type KitWiring } from './wiring.js';
+export { expectKitWired } from './wiring.js';
