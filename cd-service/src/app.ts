@@ -1,17 +1,11 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type ApiInfo,
-  createMetricsRegistry,
-  createServiceApp,
-  describeApi,
-  type Logger,
-  timeOperations,
-} from 'service-kit';
+import { type ApiInfo, createServiceApp, describeApi, type Logger } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
 import { cdHealth } from './routes/health.js';
 import { homeRedirect } from './routes/home.js';
 import type { CdStore } from './store/store.js';
+import { timedStore } from './store/timed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,13 +50,6 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
 }
 
-const timeStore = (store: CdStore, registry: ReturnType<typeof createMetricsRegistry>) =>
-  timeOperations(store, registry, {
-    name: 'cd_store_operation_duration_seconds',
-    help: 'Time of a CD store operation, by operation and outcome (ok or error)',
-    operations: ['insert', 'get', 'update', 'delete', 'list', 'count', 'ping'],
-  });
-
 /** Stands for the store when only the document is wanted: none of its handlers runs. */
 const documentOnly = new Proxy({} as CdStore, {
   get() {
@@ -98,20 +85,21 @@ export function createApp({
   metrics = true,
 }: AppOptions) {
   // The store's latency and failures are metrics too, in the registry of GET /metrics.
-  const registry = metrics ? createMetricsRegistry('cd-service') : undefined;
-  const timed = registry ? timeStore(store, registry) : store;
-  return createServiceApp({
+  const timed = metrics ? timedStore(store) : undefined;
+  const app = createServiceApp({
     service: 'cd-service',
     root,
     // Written by `npm run build` beside the compiled app; absent when running the sources.
     compiledViews: new URL('./views.js', import.meta.url),
-    api: cdApi({ store: timed, logger, apiToken, now }),
+    api: cdApi({ store: timed?.store ?? store, logger, apiToken, now }),
     routers: [homeRedirect()],
     jsonPaths: JSON_PATHS,
     logger,
     logRequests,
-    metrics: registry ?? false,
+    metrics,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     cors: { origins: corsOrigins },
   });
+  if (timed) app.metrics?.registerMetric(timed.metric);
+  return app;
 }

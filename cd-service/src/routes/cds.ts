@@ -2,17 +2,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   CACHE_CONTROL,
   type Context,
-  jsonBody,
   NotFound,
   type Operation,
   type Parameter,
-  PreconditionFailed,
   pagingHeaders,
-  readIfMatch,
-  readIfNoneMatch,
-  requireToken,
+  readEntityTags,
   setPageHeaders,
-  setStrongEtag,
 } from 'service-kit';
 import {
   buildListQuery,
@@ -31,6 +26,7 @@ import {
   validCreate,
   validUpdate,
 } from '../cd/validate.js';
+import { PreconditionFailed } from '../errors.js';
 import {
   type CdStore,
   type PageSummary,
@@ -38,6 +34,8 @@ import {
   type VersionedCd,
   VersionMismatch,
 } from '../store/store.js';
+import { requireToken } from './bearer-token.js';
+import { jsonBody } from './json-body.js';
 import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
@@ -138,11 +136,11 @@ function notModified(
   etag: { opaque: string; weak: boolean },
   refusal: (failed: Precondition) => Error,
 ): boolean {
-  const ifMatch = readIfMatch(ctx);
+  const ifMatch = readEntityTags(ctx, 'If-Match');
   if (ifMatch !== undefined && ifMatch !== '*' && (etag.weak || !ifMatch.includes(etag.opaque))) {
     throw refusal('If-Match');
   }
-  const ifNoneMatch = readIfNoneMatch(ctx);
+  const ifNoneMatch = readEntityTags(ctx, 'If-None-Match');
   if (ifNoneMatch === undefined) return false;
   if (ifNoneMatch !== '*' && !ifNoneMatch.includes(etag.opaque)) return false;
   if (ctx.method === 'GET' || ctx.method === 'HEAD') return true;
@@ -159,13 +157,17 @@ function versionCondition(ctx: Context): VersionCondition {
     tags === undefined || tags === '*'
       ? undefined
       : tags.filter((tag) => /^[1-9][0-9]{0,14}$/.test(tag)).map(Number);
-  const [ifMatch, ifNoneMatch] = [versions(readIfMatch(ctx)), versions(readIfNoneMatch(ctx))];
+  const ifMatch = versions(readEntityTags(ctx, 'If-Match'));
+  const ifNoneMatch = versions(readEntityTags(ctx, 'If-None-Match'));
   return { ...(ifMatch && { in: ifMatch }), ...(ifNoneMatch && { notIn: ifNoneMatch }) };
 }
 
-/** Sets the strong ETag of a single CD's answer; returns the CD, its body. */
+/**
+ * Sets the strong ETag of a single CD's answer (RFC 9110 §8.8.1); returns the CD, its body. A
+ * strong tag names these exact bytes, so the kit's compression sends the answer as it is.
+ */
 function tagged(ctx: Context, { cd, version }: VersionedCd): Cd {
-  setStrongEtag(ctx, cdTag(version));
+  ctx.set('ETag', `"${cdTag(version)}"`);
   return cd;
 }
 
@@ -292,7 +294,7 @@ export function cdOperations({
       use: [auth, body],
       handler: async (ctx) => {
         const at = now();
-        const input = validCreate(ctx.request.body, at);
+        const input = validCreate(ctx.state.body, at);
         const created = await store.insert(newRecord(input, newId(), at));
         ctx.set('Location', `/cds/${created.cd.id}`);
         sendWritten(ctx, 201, tagged(ctx, created));
@@ -332,7 +334,7 @@ export function cdOperations({
       use: [auth, current, body],
       handler: async (ctx) => {
         const at = now();
-        const patch = validUpdate(ctx.request.body, at);
+        const patch = validUpdate(ctx.state.body, at);
         const { id, condition } = ctx.state;
         const updated = found(await store.update(id, changesFor(patch, at), condition), id);
         sendWritten(ctx, 200, tagged(ctx, updated));

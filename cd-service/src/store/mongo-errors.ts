@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
-import { BadRequest, type ErrorDetail, type Logger, ServiceUnavailable } from 'service-kit';
+import { BadRequest, type ErrorDetail, type Logger } from 'service-kit';
+import { ServiceUnavailable } from '../errors.js';
 
 /** What a client reads when MongoDB does not answer; the cause goes to the log only. */
 export const UNAVAILABLE_MESSAGE = 'The database does not answer; try again later';

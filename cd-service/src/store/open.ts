@@ -1,4 +1,5 @@
-import { type Logger, ServiceUnavailable } from 'service-kit';
+import type { Logger } from 'service-kit';
+import { ServiceUnavailable } from '../errors.js';
 import { openSqliteStore } from './sqlite.js';
 import type { CdStore } from './store.js';
 

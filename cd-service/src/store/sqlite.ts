@@ -1,9 +1,9 @@
 import { accessSync, type BigIntStats, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
-import { ServiceUnavailable } from 'service-kit';
 import { type Condition, cappedTotal, type ListQuery, readPage, readPageEnd } from '../cd/query.js';
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
+import { ServiceUnavailable } from '../errors.js';
 import { lockFile } from './file-lock.js';
 import {
   ALL_CDS,

@@ -1,6 +1,6 @@
-import { PreconditionFailed } from 'service-kit';
 import type { ListQuery, SortKey } from '../cd/query.js';
 import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
+import { PreconditionFailed } from '../errors.js';
 
 export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];

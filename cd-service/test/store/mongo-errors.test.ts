@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { BadRequest, ServiceUnavailable } from 'service-kit';
+import { BadRequest } from 'service-kit';
+import { ServiceUnavailable } from '../../src/errors.js';
 import {
   DeadlineExceeded,
   guarded,

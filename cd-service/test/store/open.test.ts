@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { ServiceUnavailable } from 'service-kit';
+import { ServiceUnavailable } from '../../src/errors.js';
 import { startFailure } from '../../src/store/open.js';
 import { READ_UNAVAILABLE, StoreUnavailable } from '../../src/store/sqlite.js';
 

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { ServiceUnavailable } from 'service-kit';
 import { buildListQuery } from '../../src/cd/query.js';
 import { changesFor } from '../../src/cd/records.js';
 import type { Cd } from '../../src/cd/schema.js';
+import { ServiceUnavailable } from '../../src/errors.js';
 import {
   openCdDatabase,
   openSqliteStore,

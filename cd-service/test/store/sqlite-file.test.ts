@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { expect } from 'chai';
-import { ServiceUnavailable } from 'service-kit';
+import { ServiceUnavailable } from '../../src/errors.js';
 import { FileInUse } from '../../src/store/file-lock.js';
 import {
   DatabaseFileGone,

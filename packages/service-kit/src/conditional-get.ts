@@ -3,7 +3,7 @@
 import * as crypto from 'node:crypto';
 import koaEtag from '@koa/etag';
 import type { Context, Middleware } from 'koa';
-import { readIfNoneMatch } from './entity-tags.js';
+import { readEntityTags } from './entity-tags.js';
 
 const NO_STORE = /(?:^|,)\s*no-store\b/i;
 const WEAK = { weak: true };
@@ -31,7 +31,7 @@ function notModified(ctx: Context): boolean {
   if (ctx.status < 200 || ctx.status > 299 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
     return false;
   }
-  const tags = readIfNoneMatch(ctx);
+  const tags = readEntityTags(ctx, 'If-None-Match');
   if (tags !== undefined) {
     const etag = ctx.response.get('ETag');
     return tags === '*' || (!!etag && tags.includes(etag.replace(/^W\//, '').slice(1, -1)));

@@ -10,17 +10,21 @@ import { BadRequest } from './errors.js';
  */
 const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/y;
 
-type TagField = 'If-Match' | 'If-None-Match';
-
 /**
- * A request's If-Match or If-None-Match: undefined when absent, `'*'`, or the opaque values of
- * its tags, the weak ones too unless `strongOnly`. A header that is not `*` nor a list of
- * quoted tags names no tag on a GET or HEAD, and is a 400 naming it on any other method.
+ * A request's If-Match or If-None-Match (RFC 9110 §13.1.1, §13.1.2): undefined when absent, `'*'`,
+ * or the opaque values of its tags. If-Match compares strongly, so its weak tags are left out
+ * (they never match); If-None-Match compares weakly, so `W/"3"` and `"3"` both name 3. A header
+ * that is not `*` nor a list of quoted tags names no tag on a GET or HEAD, and is a 400 naming
+ * it on any other method.
  */
-function readTags(ctx: Context, field: TagField, strongOnly: boolean): '*' | string[] | undefined {
+export function readEntityTags(
+  ctx: Context,
+  field: 'If-Match' | 'If-None-Match',
+): '*' | string[] | undefined {
   const header = ctx.request.headers[field.toLowerCase()];
   if (typeof header !== 'string') return undefined;
   if (header.trim() === '*') return '*';
+  const strongOnly = field === 'If-Match';
   const values: string[] = [];
   LIST_ELEMENT.lastIndex = 0;
   for (;;) {
@@ -38,27 +42,3 @@ function readTags(ctx: Context, field: TagField, strongOnly: boolean): '*' | str
     if (separator === '') return values;
   }
 }
-
-/**
- * Sets a strong ETag (RFC 9110 §8.8.1): it names these exact bytes, so the compression layer
- * sends the answer as it is (a compressed body would be other bytes under the same tag). The
- * conditional-GET middleware keeps it and compares If-None-Match with it.
- */
-export function setStrongEtag(ctx: Context, opaque: string): void {
-  ctx.set('ETag', `"${opaque}"`);
-}
-
-/**
- * The request's If-Match (RFC 9110 §13.1.1): undefined when absent, `'*'`, or the opaque values
- * of its strong tags. Weak tags are left out: If-Match compares strongly, so they never match.
- * A malformed header names no tag on a read, and is a 400 on a write.
- */
-export const readIfMatch = (ctx: Context) => readTags(ctx, 'If-Match', true);
-
-/**
- * The request's If-None-Match (RFC 9110 §13.1.2): undefined when absent, `'*'` (any current
- * representation), or the opaque values of its tags, weak or strong: If-None-Match compares
- * weakly, so `W/"3"` and `"3"` both name a tag whose value is 3. A malformed header names no
- * tag on a read, and is a 400 on a write.
- */
-export const readIfNoneMatch = (ctx: Context) => readTags(ctx, 'If-None-Match', false);

@@ -52,23 +52,3 @@ export class NotFound extends createError.NotFound {
     Object.setPrototypeOf(this, new.target.prototype);
   }
 }
-
-/** 412: a precondition of the request (`If-Match`, `If-None-Match`) does not hold; nothing was changed. */
-export class PreconditionFailed extends createError.PreconditionFailed {
-  constructor(message: string) {
-    super(message);
-    Object.setPrototypeOf(this, new.target.prototype);
-  }
-}
-
-/** 503: a dependency (a database) does not answer; the client may try again later. */
-export class ServiceUnavailable extends createError.ServiceUnavailable {
-  override headers: Record<string, string>;
-  constructor(message: string, retryAfterSeconds = 5) {
-    super(message);
-    Object.setPrototypeOf(this, new.target.prototype);
-    // The message says what is down, never how: it is meant for the client.
-    this.expose = true;
-    this.headers = { 'Retry-After': String(retryAfterSeconds) };
-  }
-}

@@ -1,22 +1,17 @@
 // Every name a service uses from the kit (see README.md: one line each).
 export type { Context } from 'koa';
 export { type AppSettings, createPagesApp, createServiceApp } from './app.js';
-export { requireToken } from './bearer-token.js';
 export { answerStable, CACHE_CONTROL } from './cache-control.js';
 export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
-export { readIfMatch, readIfNoneMatch, setStrongEtag } from './entity-tags.js';
+export { readEntityTags } from './entity-tags.js';
 export {
   BadRequest,
   type ErrorDetail,
   NotFound,
-  PreconditionFailed,
-  ServiceUnavailable,
 } from './errors.js';
 export { healthOperations } from './health.js';
-export { jsonBody } from './json-body.js';
 export type { Logger } from './log.js';
-export { createMetricsRegistry, timeOperations } from './metrics.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { renderView } from './pages.js';
 export { pagingHeaders, setPageHeaders } from './paging.js';

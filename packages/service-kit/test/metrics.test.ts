@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createMetricsRegistry, timeOperations } from '../src/metrics.js';
 import { fixtureService } from './fixture.js';
 
 describe('metrics', () => {
@@ -31,40 +30,5 @@ describe('metrics', () => {
     const { app, request } = fixtureService({ metrics: false });
     await request(app.callback()).get('/metrics').expect(404);
     expect(app.metrics).to.equal(undefined);
-  });
-});
-
-describe('timed operations', () => {
-  it('times each operation by outcome, and passes results and errors through', async () => {
-    const registry = createMetricsRegistry('fixture');
-    const store = {
-      kind: 'memory',
-      async get(id: string) {
-        return id === 'ok' ? { id } : undefined;
-      },
-      async fail(): Promise<never> {
-        throw new Error('disk full');
-      },
-    };
-    const timed = timeOperations(store, registry, {
-      name: 'store_operation_duration_seconds',
-      help: 'Store operations',
-      operations: ['get', 'fail'],
-    });
-    expect(timed.kind).to.equal('memory');
-    expect(await timed.get('ok')).to.deep.equal({ id: 'ok' });
-    await timed.get('nope');
-    let failed: unknown;
-    await timed.fail().catch((error: unknown) => {
-      failed = error;
-    });
-    expect((failed as Error).message).to.equal('disk full');
-    const text = await registry.metrics();
-    expect(text).to.include(
-      'store_operation_duration_seconds_count{service="fixture",operation="get",outcome="ok"} 2',
-    );
-    expect(text).to.include(
-      'store_operation_duration_seconds_count{service="fixture",operation="fail",outcome="error"} 1',
-    );
   });
 });

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { listen } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
@@ -15,31 +14,6 @@ export function rawExchange(url: string, request: string, ms = 2000): Promise<st
     socket.on('error', reject);
     socket.on('close', () => resolve(answer));
     setTimeout(() => socket.destroy(), ms).unref();
-  });
-}
-
-/** A POST of raw bytes (supertest re-encodes a Buffer body). */
-export function rawPost(
-  url: string,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<{
-  status: number;
-  headers: Record<string, unknown>;
-  body: { error?: string; status?: number };
-}> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
   });
 }
 

@@ -2,21 +2,13 @@
 import bourne from '@hapi/bourne';
 import createError from 'http-errors';
 import inflate from 'inflation';
-import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { BadRequest } from './errors.js';
+import { BadRequest, type Context, type Operation } from 'service-kit';
 
 // inflation's README documents the `encoding` option; its types name it `gzip`.
 declare module 'inflation' {
   interface Options {
     encoding?: string;
-  }
-}
-
-declare module 'koa' {
-  interface Request {
-    /** The parsed JSON body, once `jsonBody` has run. */
-    body?: unknown;
   }
 }
 
@@ -45,13 +37,13 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Parses a JSON body into ctx.request.body: 400 when there is none, it is malformed, its bytes
+ * Parses a JSON body into ctx.state.body (Koa's place for what middleware passes on): 400 when there is none, it is malformed, its bytes
  * are not UTF-8 (decoded strictly, before parsing) or its Content-Encoding does not decode; 415
  * when it is not JSON, labelled with another charset or in an encoding we do not take (gzip,
  * deflate and br are taken); 413 when it is over `limit`, and the rest of it is not read. A
  * `__proto__` key is refused (400).
  */
-export function jsonBody(limit = '100kb'): Middleware {
+export function jsonBody(limit = '100kb'): Operation['handler'] {
   return async (ctx, next) => {
     if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
       throw new BadRequest('This needs a JSON object body');
@@ -87,7 +79,7 @@ export function jsonBody(limit = '100kb'): Middleware {
       throw new BadRequest('The body is not valid UTF-8');
     }
     try {
-      ctx.request.body = parseJson(text);
+      ctx.state.body = parseJson(text);
     } catch (error) {
       const { message } = error as Error;
       throw new BadRequest(

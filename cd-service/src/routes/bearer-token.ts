@@ -1,7 +1,7 @@
 // Hand-written: the maintained bearer-token middlewares compare tokens in variable time.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import createError from 'http-errors';
-import type { Middleware } from 'koa';
+import type { Operation } from 'service-kit';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -10,7 +10,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * tokens are hashed first, so that the constant-time comparison sees equal lengths and leaks
  * neither content nor length.
  */
-export function requireToken(token: string | undefined): Middleware {
+export function requireToken(token: string | undefined): Operation['handler'] {
   if (token === undefined) return (_ctx, next) => next();
   const expected = digest(token);
   return async (ctx, next) => {
