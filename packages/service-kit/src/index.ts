@@ -18,8 +18,6 @@ export { pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './paths.js';
 export { runService } from './run.js';
 export {
-  describeRecord,
-  fieldProblem,
   LISTED_PROBLEMS,
   listProblems,
   recordLabel,

@@ -12,8 +12,12 @@ export interface SeedRules<T> {
   what: string;
   /** The JSON Schema of one record: a seed file is a non-empty array of them. */
   recordSchema: AnySchema;
-  /** One ajv error in words; by default `record 3 ("Lisbon"): field "rating" must be <= 10`. */
-  describe?: (error: ErrorObject, records: unknown) => string;
+  /**
+   * The arrays of named records inside a record, by field, and what one of them is called
+   * (`{ activities: 'activity' }`), for messages such as
+   * `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`.
+   */
+  nested?: Readonly<Record<string, string>>;
   /** What the schema cannot say (duplicates, ranges in order), in words. */
   check?: (records: T[]) => string[];
 }
@@ -26,17 +30,12 @@ export interface SeedFile<T> {
   parse: (data: unknown, source: string) => T[];
 }
 
-export function seedFile<T>({
-  what,
-  recordSchema,
-  describe = describeRecord,
-  check,
-}: SeedRules<T>): SeedFile<T> {
+export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>): SeedFile<T> {
   const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
   const parse = (data: unknown, source: string): T[] => {
     const problems = validate(data)
       ? (check?.(data) ?? [])
-      : (validate.errors ?? []).map((error) => describe(error, data));
+      : (validate.errors ?? []).map((error) => describeRecord(error, data, nested));
     if (problems.length > 0) {
       throw new SeedError(`${source}: invalid ${what}:\n  ${listProblems(problems).join('\n  ')}`);
     }
@@ -67,12 +66,25 @@ export function listProblems(problems: string[], total = problems.length): strin
   return more > 0 ? [...listed, `and ${more.toLocaleString('en-US')} more`] : listed;
 }
 
-/** An ajv error in a seed file in words: the record and its field, or the file as a whole. */
-export function describeRecord(error: ErrorObject, records: unknown): string {
-  const [, index, field] = error.instancePath.split('/');
+/** An ajv error in a seed file in words: the record (and the nested one) and its field, or the file as a whole. */
+function describeRecord(
+  error: ErrorObject,
+  records: unknown,
+  nested: Readonly<Record<string, string>>,
+): string {
+  const [, index, field, innerIndex, innerField] = error.instancePath.split('/');
   if (index === undefined) return `the file ${error.message}`;
   const record = Array.isArray(records) ? records[Number(index)] : undefined;
-  return `${recordLabel('record', index, record)}: ${fieldProblem(error, field) ?? error.message}`;
+  let where = recordLabel('record', index, record);
+  const kind = field !== undefined && Object.hasOwn(nested, field) ? nested[field] : undefined;
+  if (kind === undefined || innerIndex === undefined) {
+    return `${where}: ${fieldProblem(error, field) ?? error.message}`;
+  }
+  const inner = (record as Record<string, unknown[] | undefined>)[field as string]?.[
+    Number(innerIndex)
+  ];
+  where += `, ${recordLabel(kind, innerIndex, inner)}`;
+  return `${where}: ${fieldProblem(error, innerField) ?? error.message}`;
 }
 
 /** How much of a record's name or title its label shows: enough to find it, never the whole of a huge one. */
@@ -99,7 +111,7 @@ export function recordLabel(kind: string, index: string | number, record: unknow
 }
 
 /** An ajv error at `field` in words: `field "rating" must be <= 10`. */
-export function fieldProblem(error: ErrorObject, field: string | undefined): string | undefined {
+function fieldProblem(error: ErrorObject, field: string | undefined): string | undefined {
   const name = field ?? error.params.missingProperty ?? error.params.additionalProperty;
   if (name === undefined) return undefined;
   const message = error.keyword === 'additionalProperties' ? 'is not allowed' : error.message;

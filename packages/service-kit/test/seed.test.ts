@@ -40,6 +40,28 @@ describe('seed files', () => {
     expect(() => things.load(join(dir, 'missing.json'))).to.throw(/missing\.json/);
   });
 
+  it('names a nested record by what it is called, and its field', () => {
+    const boxes = seedFile({
+      what: 'boxes',
+      recordSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          parts: {
+            type: 'array',
+            items: { type: 'object', properties: { size: { type: 'integer' } } },
+          },
+        },
+      },
+      nested: { parts: 'part' },
+    });
+    expect(() =>
+      boxes.parse([{ name: 'crate', parts: [{ name: 'lid', size: 'big' }] }], 'boxes.json'),
+    ).to.throw(
+      'boxes.json: invalid boxes:\n  record 0 ("crate"), part 0 ("lid"): field "size" must be integer',
+    );
+  });
+
   it('names the record and the field of every problem', () => {
     const file = write('bad.json', '[{"name":"a","size":11},{"name":"b","extra":1,"size":1}]');
     expect(() => things.load(file)).to.throw(

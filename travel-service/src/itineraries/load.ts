@@ -1,11 +1,10 @@
-import type { ErrorObject } from 'ajv';
-import { describeRecord, fieldProblem, recordLabel, seedFile } from 'service-kit';
+import { recordLabel, seedFile } from 'service-kit';
 import { type Destination, destinationSchema, slugify } from './destination.js';
 
 const destinationsFile = seedFile<Destination>({
   what: 'destinations',
   recordSchema: destinationSchema,
-  describe,
+  nested: { activities: 'activity' },
   check: (destinations) => findInconsistencies(destinations),
 });
 
@@ -14,16 +13,6 @@ export const loadDestinations = destinationsFile.load;
 
 export const parseDestinations = (data: unknown, source = 'destinations'): Destination[] =>
   destinationsFile.parse(data, source);
-
-/** "/3/activities/2/minPrice" -> record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" ... */
-function describe(error: ErrorObject, data: unknown): string {
-  const [, index, field, activityIndex, activityField] = error.instancePath.split('/');
-  if (field !== 'activities' || activityIndex === undefined) return describeRecord(error, data);
-  const record = Array.isArray(data) ? data[Number(index)] : undefined;
-  const activity = record?.activities?.[Number(activityIndex)];
-  const where = `${recordLabel('record', index ?? '', record)}, ${recordLabel('activity', activityIndex, activity)}`;
-  return `${where}: ${fieldProblem(error, activityField) ?? error.message}`;
-}
 
 /** What the schema cannot say: ranges in order, names and URLs unique. */
 function findInconsistencies(destinations: Destination[]): string[] {
