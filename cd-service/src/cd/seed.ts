@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
-import { LISTED_PROBLEMS, listProblems, recordLabel, SeedError } from 'service-kit';
+import { recordLabel, SeedError, SeedProblems } from 'service-kit';
 import type { CdInput } from './schema.js';
 import { checkCreate } from './validate.js';
 
@@ -85,26 +85,20 @@ function* entryChunks(file: string): Generator<unknown[]> {
  * the field.
  */
 export function checkSeed(file: string, now: Date = new Date()): number {
-  // Only the problems the message lists are kept; the others are counted.
-  const problems: string[] = [];
-  let total = 0;
+  const problems = new SeedProblems();
   let index = 0;
   for (const entries of entryChunks(file)) {
     for (const entry of entries) {
       const checked = checkCreate(entry, now);
       if (!checked.ok) {
-        total += checked.details.length;
         const where = recordLabel('CD', index, entry);
-        for (const d of checked.details) {
-          if (problems.length < LISTED_PROBLEMS)
-            problems.push(`${where}: field "${d.field}" ${d.message}`);
-        }
+        for (const d of checked.details) problems.add(`${where}: field "${d.field}" ${d.message}`);
       }
       index += 1;
     }
   }
-  if (total > 0) {
-    throw new SeedError(`${file}: invalid CDs: ${listProblems(problems, total).join('; ')}`);
+  if (problems.total > 0) {
+    throw new SeedError(`${file}: invalid CDs: ${problems.lines().join('; ')}`);
   }
   return index;
 }

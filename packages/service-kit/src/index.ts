@@ -18,10 +18,9 @@ export { pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './paths.js';
 export { runService } from './run.js';
 export {
-  LISTED_PROBLEMS,
-  listProblems,
   recordLabel,
   SeedError,
+  SeedProblems,
   seedFile,
 } from './seed.js';
 export { bodyValidator, parameterValidator } from './validation.js';

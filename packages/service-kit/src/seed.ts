@@ -33,11 +33,13 @@ export interface SeedFile<T> {
 export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>): SeedFile<T> {
   const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
   const parse = (data: unknown, source: string): T[] => {
-    const problems = validate(data)
+    const problems = new SeedProblems();
+    const found = validate(data)
       ? (check?.(data) ?? [])
       : (validate.errors ?? []).map((error) => describeRecord(error, data, nested));
-    if (problems.length > 0) {
-      throw new SeedError(`${source}: invalid ${what}:\n  ${listProblems(problems).join('\n  ')}`);
+    for (const problem of found) problems.add(problem);
+    if (problems.total > 0) {
+      throw new SeedError(`${source}: invalid ${what}:\n  ${problems.lines().join('\n  ')}`);
     }
     return data as T[];
   };
@@ -56,14 +58,21 @@ export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRule
 /** How many problems a SeedError lists: a file broken throughout says so in a screenful, not a line per record. */
 export const LISTED_PROBLEMS = 20;
 
-/**
- * The first LISTED_PROBLEMS problems, then `and 1,234 more` when there are more. `total` is how
- * many there are, for a reader that kept only the first ones.
- */
-export function listProblems(problems: string[], total = problems.length): string[] {
-  const listed = problems.slice(0, LISTED_PROBLEMS);
-  const more = total - listed.length;
-  return more > 0 ? [...listed, `and ${more.toLocaleString('en-US')} more`] : listed;
+/** The problems of a seed file as they are found: the first LISTED_PROBLEMS kept, the others counted. */
+export class SeedProblems {
+  readonly #listed: string[] = [];
+  total = 0;
+
+  add(problem: string): void {
+    this.total += 1;
+    if (this.#listed.length < LISTED_PROBLEMS) this.#listed.push(problem);
+  }
+
+  /** The problems kept, then `and 1,234 more` when there are more. */
+  lines(): string[] {
+    const more = this.total - this.#listed.length;
+    return more > 0 ? [...this.#listed, `and ${more.toLocaleString('en-US')} more`] : this.#listed;
+  }
 }
 
 /** An ajv error in a seed file in words: the record (and the nested one) and its field, or the file as a whole. */
