@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from 'service-kit';
+import { envSetting, readServerConfig, type ServerConfig } from 'service-kit';
 
 const serviceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,7 +37,7 @@ export const DEFAULT_MONGODB_HEALTH_TIMEOUT_MS = 1500;
 
 /** An integer setting in milliseconds; an empty value (as compose passes an unset one) is the default. */
 const milliseconds = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0) =>
-  integerSetting({ [name]: env[name] || undefined }, name, fallback, { min });
+  envSetting({ [name]: env[name] || undefined }, name, fallback, { min });
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -53,7 +53,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_MONGODB_HEALTH_TIMEOUT_MS,
       1,
     ),
-    seed: booleanSetting(env, 'CD_SEED', true),
+    seed: envSetting(env, 'CD_SEED', true),
     seedFile: env.CD_SEED_FILE || join(serviceRoot, '..', 'seeds', 'cds.json'),
     apiToken: apiTokenSetting(env.CD_API_TOKEN),
   };

@@ -17,15 +17,32 @@ export interface ServerConfig {
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
-/** A whole decimal number within bounds, from an environment variable; throws naming it. */
-export function integerSetting(
+/**
+ * A setting from the environment, refused with a message naming it: with a boolean fallback,
+ * `true` or `false` (empty: the fallback); with a number, a whole decimal number within bounds.
+ */
+export function envSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean;
+export function envSetting(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: number,
+  bounds?: { min?: number; max?: number },
+): number;
+export function envSetting(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number | boolean,
   { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
-): number {
+): number | boolean {
   const raw = env[name];
   if (raw === undefined) return fallback;
+  if (typeof fallback === 'boolean') {
+    if (raw === '') return fallback;
+    if (raw !== 'true' && raw !== 'false') {
+      throw new Error(`${name} must be true or false, not ${JSON.stringify(raw)}`);
+    }
+    return raw === 'true';
+  }
   const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) {
     throw new Error(
@@ -33,16 +50,6 @@ export function integerSetting(
     );
   }
   return value;
-}
-
-/** `true` or `false`; throws naming the variable otherwise. */
-export function booleanSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw !== 'true' && raw !== 'false') {
-    throw new Error(`${name} must be true or false, not ${JSON.stringify(raw)}`);
-  }
-  return raw === 'true';
 }
 
 /** `CORS_ORIGINS`: a comma-separated list of origins, or `*`. */
@@ -60,11 +67,11 @@ export function readServerConfig(
   defaults: { port: number; corsOrigins: readonly string[] },
 ): ServerConfig {
   return {
-    port: integerSetting(env, 'PORT', defaults.port, { max: 65535 }),
+    port: envSetting(env, 'PORT', defaults.port, { max: 65535 }),
     host: env.HOST || '127.0.0.1',
-    logRequests: booleanSetting(env, 'LOG_REQUESTS', true),
+    logRequests: envSetting(env, 'LOG_REQUESTS', true),
     corsOrigins: parseOrigins(env.CORS_ORIGINS, defaults.corsOrigins),
-    metrics: booleanSetting(env, 'METRICS', true),
-    shutdownDelayMs: integerSetting(env, 'SHUTDOWN_DELAY_MS', 0, { max: 60_000 }),
+    metrics: envSetting(env, 'METRICS', true),
+    shutdownDelayMs: envSetting(env, 'SHUTDOWN_DELAY_MS', 0, { max: 60_000 }),
   };
 }

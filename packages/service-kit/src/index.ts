@@ -2,7 +2,7 @@
 export type { Context } from 'koa';
 export { type AppSettings, createPagesApp, createServiceApp } from './app.js';
 export { answerStable, CACHE_CONTROL } from './cache-control.js';
-export { booleanSetting, integerSetting, readServerConfig, type ServerConfig } from './config.js';
+export { envSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
 export { readEntityTags } from './entity-tags.js';
 export {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { booleanSetting, integerSetting, readServerConfig } from '../src/config.js';
+import { envSetting, readServerConfig } from '../src/config.js';
 
 describe('config', () => {
   const defaults = { port: 3001, corsOrigins: ['*'] };
@@ -44,8 +44,8 @@ describe('config', () => {
   });
 
   it('refuses a boolean that is not true or false, naming it', () => {
-    expect(booleanSetting({ X: 'false' }, 'X', true)).to.equal(false);
-    expect(() => booleanSetting({ X: 'yes' }, 'X', true)).to.throw(/X must be true or false/);
-    expect(() => integerSetting({ N: '1e3' }, 'N', 1)).to.throw(/N must be a whole number/);
+    expect(envSetting({ X: 'false' }, 'X', true)).to.equal(false);
+    expect(() => envSetting({ X: 'yes' }, 'X', true)).to.throw(/X must be true or false/);
+    expect(() => envSetting({ N: '1e3' }, 'N', 1)).to.throw(/N must be a whole number/);
   });
 });
