@@ -7,20 +7,13 @@ export const PAGING_HEADERS = {
   link: 'Link',
 } as const;
 
-/**
- * What a successful answer says of the resource it carries: an error answer, which is about
- * something else, drops them.
- */
+/** What a successful answer says of the resource it carries: an error answer drops them. */
 const RESOURCE_HEADERS = ['ETag', 'Location', ...Object.values(PAGING_HEADERS)];
 
 /** What an error answer adds: when to try again (503), how to authenticate (401). */
 const ERROR_HEADERS = ['Retry-After', 'WWW-Authenticate'];
 
-/**
- * Every response header of an API answer that a script on another origin may need to read
- * (CORS lets it read only those listed in Access-Control-Expose-Headers): the request id that
- * every answer carries, the resource's, and an error's.
- */
+/** Every response header of an API answer that a script on another origin may need to read. */
 export const EXPOSED_HEADERS = ['X-Request-Id', ...RESOURCE_HEADERS, ...ERROR_HEADERS];
 
 /**
@@ -36,11 +29,8 @@ export const DISCARDED_ON_ERROR = [
 ];
 
 /**
- * The request headers the operations read, which a CORS preflight may therefore allow: the
- * request id (any request), `If-None-Match` (a read's conditional GET), `Authorization` (where
- * the bearer token applies), `Content-Type` (a JSON body), and the header parameters each
- * operation documents (a write's `If-Match`). Sorted, so that the list is the same whatever
- * order the operations come in.
+ * The request headers the operations read, which a CORS preflight may therefore allow; sorted,
+ * so that the list is the same whatever order the operations come in.
  */
 export function requestHeadersOf(operations: readonly Operation[]): string[] {
   const names = new Set(['X-Request-Id']);

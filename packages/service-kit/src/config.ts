@@ -52,15 +52,6 @@ export function envSetting(
   return value;
 }
 
-/** `CORS_ORIGINS`: a comma-separated list of origins, or `*`. */
-function parseOrigins(value: string | undefined, fallback: readonly string[]): string[] {
-  if (value === undefined) return [...fallback];
-  return value
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean);
-}
-
 /** The settings of the HTTP server, with the service's own defaults. */
 export function readServerConfig(
   env: NodeJS.ProcessEnv,
@@ -70,7 +61,10 @@ export function readServerConfig(
     port: envSetting(env, 'PORT', defaults.port, { max: 65535 }),
     host: env.HOST || '127.0.0.1',
     logRequests: envSetting(env, 'LOG_REQUESTS', true),
-    corsOrigins: parseOrigins(env.CORS_ORIGINS, defaults.corsOrigins),
+    // A comma-separated list of origins, or `*`.
+    corsOrigins: env.CORS_ORIGINS?.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean) ?? [...defaults.corsOrigins],
     metrics: envSetting(env, 'METRICS', true),
     shutdownDelayMs: envSetting(env, 'SHUTDOWN_DELAY_MS', 0, { max: 60_000 }),
   };

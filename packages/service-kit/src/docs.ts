@@ -13,7 +13,6 @@ export interface Api {
   operations: Operation[];
 }
 
-/** Where the OpenAPI document is served. */
 export const DOCUMENT_PATH = '/openapi.json';
 
 /** The operations of a JSON API and their OpenAPI document, served at /openapi.json. */

@@ -5,7 +5,6 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The JSON error body of every service. */
 export interface ErrorBody {
   error: string;
   status: number;
@@ -45,7 +44,6 @@ export class BadRequest extends createError.BadRequest {
   }
 }
 
-/** 404: nothing is there. */
 export class NotFound extends createError.NotFound {
   constructor(message: string) {
     super(message);

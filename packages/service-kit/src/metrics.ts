@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { CACHE_CONTROL } from './cache-control.js';
 
-/** Where the metrics are answered, in Prometheus' text format; its errors are JSON, as the API's. */
+/** Its errors are JSON, as the API's. */
 export const METRICS_PATH = '/metrics';
 
 /** A Prometheus registry with the process and event-loop metrics of prom-client. */
@@ -40,7 +40,6 @@ export function requestDuration(registry: Registry): Histogram<'method' | 'route
   });
 }
 
-/** GET /metrics: the registry in Prometheus' text format, never cached. */
 export function metricsEndpoint(registry: Registry): Middleware {
   return (ctx, next) => {
     if (ctx.path !== METRICS_PATH || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();

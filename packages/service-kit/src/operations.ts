@@ -20,7 +20,7 @@ export interface SuccessResponse {
 
 /** One route of a JSON API: what it does for the router and what it promises for the document. */
 export interface Operation {
-  /** The OpenAPI operationId. */
+  /** operationId */
   id: string;
   method: 'get' | 'post' | 'put' | 'delete';
   /** Koa-style path, e.g. `/api/games/:id`. */

@@ -22,15 +22,12 @@ export interface SeedRules<T> {
   check?: (records: T[]) => string[];
 }
 
-/** A kind of seed file: its records checked against the rules, every problem listed in one SeedError. */
-export interface SeedFile<T> {
-  /** Reads a file and checks it; a file that cannot be read or is not JSON is named too. */
-  load: (file: string) => T[];
-  /** Checks records already parsed; `source` names them in the error. */
-  parse: (data: unknown, source: string) => T[];
-}
-
-export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>): SeedFile<T> {
+/**
+ * A kind of seed file: `load(file)` reads a file and checks it (a file that cannot be read or is
+ * not JSON is named too), `parse(data, source)` checks records already parsed; every problem in
+ * one SeedError.
+ */
+export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
   const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
   const parse = (data: unknown, source: string): T[] => {
     const problems = new SeedProblems();

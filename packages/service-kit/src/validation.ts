@@ -18,35 +18,24 @@ const ajv = new Ajv({
 /** A schema compiled by the one ajv instance (a seed file's shape). */
 export const compileSchema = <T>(schema: AnySchema): ValidateFunction<T> => ajv.compile<T>(schema);
 
-/**
- * How the input is checked and what a 400 says. Each schema is compiled once, when the
- * validator is made; a request only runs it.
- */
+/** How the input is checked and what its 400 says (each schema is compiled once, here). */
 export interface ValidatorOptions {
   /** Names the input in the 400's message, `Invalid <label>: <field> <message>; ...`. */
   label?: string;
   /** The 400's message from its details, instead (a path parameter's own sentence). */
   summary?: (details: ErrorDetail[]) => string;
   /**
-   * What to say when a field's value is wrong: one text whatever rule it breaks, or one per
-   * JSON Schema keyword (`{ pattern: '...' }`). Without it the kit words the rule from the
-   * schema: "must be an integer from 1 to 1000", "must be one of a, b", "must be at most
-   * 200 characters".
+   * A wrong field's message: one whatever rule it breaks, or one per JSON Schema keyword; by
+   * default the rule in words, from the schema ("must be an integer from 1 to 1000").
    */
   messages?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
-  /**
-   * What an unknown name is told, given the allowed ones (`a, b, c`); undefined for the kit's
-   * "is not allowed (allowed: a, b, c)".
-   */
+  /** What an unknown name is told, given the allowed ones; undefined for the default. */
   unknownMessage?: (name: string, allowed: string) => string | undefined;
   /** Query parameters only: 'ignore' leaves unknown names out (a page); 'reject' (default) is a 400. */
   unknown?: 'reject' | 'ignore';
   /** Query parameters that a form sends empty when nothing is chosen: empty, they are absent. */
   emptyIsAbsent?: readonly string[];
-  /**
-   * Rules across parameters that a schema does not say well (`from` not after `to`): the
-   * problems with the values that passed their own schema, added to the same 400.
-   */
+  /** Rules across parameters (`from` not after `to`), judged on the values that passed their own schema. */
   rules?: (values: Readonly<Record<string, unknown>>) => ErrorDetail[];
 }
 
@@ -138,7 +127,13 @@ export function bodyValidator<T>(
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw fail.error([{ field: 'body', message: 'must be a JSON object' }]);
     }
-    const value = trimStrings(body as Record<string, unknown>);
+    // A copy with every string trimmed (ajv cannot trim); fromEntries keeps `__proto__` a plain key.
+    const value = Object.fromEntries(
+      Object.entries(body).map(([key, item]) => [
+        key,
+        typeof item === 'string' ? item.trim() : item,
+      ]),
+    );
     if (validate(value)) return value as T;
     const problems = fail.addErrors(undefined, validate.errors ?? []);
     throw fail.error([...problems].map(([field, message]) => ({ field, message })));
@@ -239,19 +234,6 @@ function reader(p: Parameter): (text: string) => unknown {
     if (!Number.isFinite(value)) return text;
     return integer && Number.isInteger(value) && !Number.isSafeInteger(value) ? text : value;
   };
-}
-
-/**
- * A copy with every string trimmed (ajv cannot trim). Object.fromEntries defines own
- * properties, so a `__proto__` key stays a plain (and then refused) key.
- */
-function trimStrings(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      typeof item === 'string' ? item.trim() : item,
-    ]),
-  );
 }
 
 function withoutFields(values: Record<string, unknown>, fields: ReadonlyMap<string, string>) {
