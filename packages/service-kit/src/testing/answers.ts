@@ -5,15 +5,6 @@ import { expectErrorBody } from './http.js';
 /** What sends the requests: supertest's `request(app)`, or a Conformance's. */
 export type Client = Pick<ReturnType<typeof request>, 'get'>;
 
-/** Each `[path, same]` pair answers 200 with the same bytes: `path` is read as `same`. */
-export async function expectSameAnswers(client: Client, pairs: readonly [string, string][]) {
-  for (const [path, same] of pairs) {
-    const expected = await client.get(same).expect(200);
-    const res = await client.get(path).expect(200);
-    assert.equal(res.text, expected.text, `${path} answers otherwise than ${same}`);
-  }
-}
-
 /** Each `[path, value]` case answers a GET of `path` with `Cache-Control: value`. */
 export async function expectCacheControl(client: Client, cases: readonly [string, string][]) {
   for (const [path, value] of cases) {

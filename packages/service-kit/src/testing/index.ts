@@ -3,10 +3,7 @@ export {
   expectCacheControl,
   expectHealthy,
   expectJsonNotFound,
-  expectPagesNotFound,
   expectRevalidated,
-  expectSameAnswers,
-  expectSecurityHeaders,
 } from './answers.js';
 export { Conformance } from './conformance.js';
 export { captureLogger, expectErrorBody } from './http.js';

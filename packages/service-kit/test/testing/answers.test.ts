@@ -7,8 +7,6 @@ import {
   expectJsonNotFound,
   expectPagesNotFound,
   expectRevalidated,
-  expectSameAnswers,
-  expectSecurityHeaders,
 } from '../../src/testing/answers.js';
 import { fixtureService } from '../fixture.js';
 
@@ -23,24 +21,6 @@ async function failure(check: Promise<void>): Promise<string | undefined> {
 describe('answers over a table of paths', () => {
   const fixture = fixtureService();
   const client = fixture.request(fixture.app.callback());
-
-  describe('expectSameAnswers', () => {
-    it('passes when each path answers as its pair', async () => {
-      await expectSameAnswers(client, [
-        ['/api/%69tems', '/api/items'],
-        ['/%64ocs', '/docs'],
-      ]);
-    });
-
-    it('fails on other bytes, and on a path that does not answer 200', async () => {
-      expect(await failure(expectSameAnswers(client, [['/api/big/1', '/api/big/2']]))).to.match(
-        /\/api\/big\/1 answers otherwise than \/api\/big\/2/,
-      );
-      expect(await failure(expectSameAnswers(client, [['/api/nope', '/api/items']]))).to.match(
-        /expected 200 "OK", got 404/,
-      );
-    });
-  });
 
   describe('expectCacheControl', () => {
     it('passes when each path answers its Cache-Control', async () => {
@@ -83,23 +63,6 @@ describe('answers over a table of paths', () => {
       });
       expect(await failure(expectPagesNotFound(request(open.callback()), ['/API']))).to.match(
         /CORS on \/API/,
-      );
-    });
-  });
-
-  describe('expectSecurityHeaders', () => {
-    it('passes on routes, errors and pages of the kit', async () => {
-      await expectSecurityHeaders(client, ['/api/items', '/api/nope', '/', '/nope'], {
-        defaultSrc: "'self'",
-      });
-    });
-
-    it('fails on another policy, and on an answer without the headers', async () => {
-      const check = expectSecurityHeaders(client, ['/api/items'], { defaultSrc: "'none'" });
-      expect(await failure(check)).to.match(/the CSP of \/api\/items/);
-      const bare = request(new Koa().use((ctx) => (ctx.body = 'bare')).callback());
-      expect(await failure(expectSecurityHeaders(bare, ['/'], { defaultSrc: "'self'" }))).to.match(
-        /X-Content-Type-Options on \//,
       );
     });
   });
