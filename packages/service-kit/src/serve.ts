@@ -34,6 +34,9 @@ function recordAnswer(req: IncomingMessage, res: ServerResponse) {
   lastAnswer.set(req.socket, res);
 }
 
+/** Connections being closed after a parse error. */
+const closing = new WeakSet<Socket>();
+
 /** An answer of this connection is being made, or is not yet all handed to the socket. */
 function answering(socket: Socket): boolean {
   const res = lastAnswer.get(socket);
@@ -72,14 +75,26 @@ export function createHttpServer(app: Koa): Server {
   server.keepAliveTimeout = 65_000;
   server.prependListener('request', recordAnswer);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // A 400 only where no answer has begun. An error in the body or trailers of a request the
-    // app already has would make it a second answer to that request (which a proxy pooling the
-    // connection hands to the next client), and one beside an answer under way would corrupt
-    // it: the connection is closed instead. (Node's default handler looks only at the answer.)
-    if (socket.writable && error.code !== 'ECONNRESET' && !reading(socket) && !answering(socket)) {
-      const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
-      socket.end(rawJsonError(status, message));
-    } else socket.destroy();
+    // Node may report more errors from the bytes that follow: the first decides.
+    if (closing.has(socket)) return;
+    closing.add(socket);
+    // An error in the body or trailers of a request the app has (a bad chunk, Content-Length in
+    // the trailers, often found once it is answered): that request is broken, and a 400 would be
+    // a second answer to it, which a proxy pooling the connection hands to the next client.
+    if (!socket.writable || error.code === 'ECONNRESET' || reading(socket)) {
+      socket.destroy();
+      return;
+    }
+    // The bytes in error begin a request of their own: the requests before them keep their
+    // answers (a write was applied). Once they are sent (Node then ends the connection itself),
+    // the 400 goes where the connection is still open. (Node's default handler writes its 400
+    // at once, in place of an answer not yet begun.)
+    const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
+    const refuse = () =>
+      socket.writable ? socket.end(rawJsonError(status, message)) : socket.destroy();
+    const res = lastAnswer.get(socket);
+    if (res && !res.writableFinished) res.once('close', refuse);
+    else refuse();
   });
   // Node hands CONNECT to this event, never to the app; no route tunnels anything. The socket is
   // ours from here: without an error listener, a client's reset would end the process.
