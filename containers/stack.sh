@@ -111,6 +111,12 @@ case $cmd in
   test)
     engine_start
     ensure_base_image
+    # The test containers and their network go however this ends; a TERM or Ctrl-C first lets the
+    # running container stop (it gets the signal too).
+    test_down() { "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml down --remove-orphans >/dev/null 2>&1 || true; }
+    trap test_down EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
     failed=()
     for service in "${SERVICES[@]}"; do
       [ -f "$service/Dockerfile" ] || continue
@@ -122,7 +128,6 @@ case $cmd in
         failed+=("$service")
       fi
     done
-    "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml down --remove-orphans >/dev/null 2>&1 || true
     [ "${#failed[@]}" -eq 0 ] || die "tests failed in: ${failed[*]}"
     log "all tests passed inside the containers" ;;
   *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ "$cmd" = help ] ;;
