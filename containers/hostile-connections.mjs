@@ -9,6 +9,9 @@
 // (the same pid; Docker's restart count).
 //   node containers/hostile-connections.mjs http://127.0.0.1:3001/api/games/1 http://127.0.0.1:3003/cds ...
 // Each URL is a bystander's path; the attacks go to every origin among them, on that path.
+// Beside them, for each origin that serves /cds (cd-service), WRITERS (2) keep-alive clients each
+// change a CD of their own in a loop (PUT with If-Match, `Authorization: Bearer $CD_API_TOKEN`):
+// a write is not retried by an edge as a read is, so a connection lost under it is seen here.
 import http from 'node:http';
 import { connect } from 'node:net';
 
@@ -149,6 +152,7 @@ const attacks = {
 const report = {
   durationS: durationMs / 1000,
   bystanders: { requests: 0, own: 0, foreign: 0, failures: {}, statuses: {} },
+  writers: { requests: 0, own: 0, foreign: 0, failures: {} },
   pipelined: { requests: 0, own: 0, wrong: 0 },
   doubleAnswers: 0,
   attacks: {},
@@ -223,6 +227,71 @@ async function bystander(n) {
   agent.destroy();
 }
 
+/** One write of a writer: its status, X-Request-Id, ETag and body, or the error that ended it. */
+function writeRequest(url, agent, method, id, headers, body) {
+  return new Promise((resolve) => {
+    const options = {
+      method,
+      agent,
+      timeout: 10_000,
+      headers: {
+        'X-Request-Id': id,
+        Authorization: `Bearer ${process.env.CD_API_TOKEN || 'bystander'}`,
+        'Content-Type': 'application/json',
+        ...headers,
+      },
+    };
+    const request = http.request(url, options, (response) => {
+      let text = '';
+      response.on('data', (chunk) => {
+        text += chunk;
+      });
+      response.on('end', () =>
+        resolve({ status: response.statusCode, id: response.headers['x-request-id'], etag: response.headers.etag, text }),
+      );
+      response.on('error', (error) => resolve({ error: error.code ?? error.message }));
+    });
+    request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    request.on('error', (error) => resolve({ error: error.code ?? error.message }));
+    request.end(body);
+  });
+}
+
+/** A keep-alive client that creates a CD, then changes it under If-Match until the end. */
+async function writer(origin, n) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const { writers: seen } = report;
+  const cdBody = JSON.stringify({ title: `Writer ${n}`, artist: 'Bystander', genre: 'Rock', releaseYear: 2001 });
+  const created = await writeRequest(new URL('/cds', origin), agent, 'POST', `writer-${n}-create`, {}, cdBody);
+  if (created.status !== 201) {
+    count(seen.failures, `create: ${created.error ?? created.status}`);
+    agent.destroy();
+    return;
+  }
+  const cd = new URL(`/cds/${JSON.parse(created.text).id}`, origin);
+  let etag = created.etag;
+  for (let i = 0; running(); i += 1) {
+    const id = `writer-${n}-${i}`;
+    const change = JSON.stringify({ title: `Writer ${n} #${i}` });
+    const answer = await writeRequest(cd, agent, 'PUT', id, { 'If-Match': etag }, change);
+    seen.requests += 1;
+    if (answer.error) {
+      count(seen.failures, answer.error);
+      example(`${id} PUT ${cd.pathname}: ${answer.error}`);
+    } else if (answer.id === id && answer.status === 200) {
+      seen.own += 1;
+      etag = answer.etag;
+      continue;
+    } else {
+      seen.foreign += 1;
+      example(`${id} PUT ${cd.pathname}: ${answer.status} for ${answer.id}: ${answer.text.slice(0, 80)}`);
+    }
+    // The write's fate is unknown: read the CD again for its tag.
+    etag = (await writeRequest(cd, agent, 'GET', `${id}-read`)).etag ?? etag;
+  }
+  agent.destroy();
+}
+
 async function attacker(kind, url) {
   for (let n = 0; running(); n += 1) {
     await attacks[kind](url).catch(() => {});
@@ -239,11 +308,15 @@ async function pipeliner(url) {
 }
 
 const origins = [...new Map(urls.map((url) => [url.origin, url])).values()];
+const writers = Number(process.env.WRITERS ?? 2);
+const cdOrigins = [...new Set(urls.filter((url) => /^\/cds(\/|$)/.test(url.pathname)).map((url) => url.origin))];
 await Promise.all([
   ...Array.from({ length: bystanders }, (_, n) => bystander(n)),
+  ...cdOrigins.flatMap((origin) => Array.from({ length: writers }, (_, n) => writer(origin, n))),
   ...origins.flatMap((url) => [...Object.keys(attacks).map((kind) => attacker(kind, url)), pipeliner(url)]),
 ]);
 console.log(JSON.stringify(report));
 const failures = Object.values(report.bystanders.failures).reduce((sum, n) => sum + n, 0);
-const { bystanders: seen, pipelined: piped, doubleAnswers } = report;
-process.exit(seen.foreign + failures + piped.wrong + doubleAnswers > 0 ? 1 : 0);
+const { bystanders: seen, pipelined: piped, doubleAnswers, writers: wrote } = report;
+const writeFailures = Object.values(wrote.failures).reduce((sum, n) => sum + n, 0);
+process.exit(seen.foreign + failures + piped.wrong + doubleAnswers + wrote.foreign + writeFailures > 0 ? 1 : 0);
