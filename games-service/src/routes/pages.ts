@@ -1,11 +1,4 @@
-import {
-  CACHE_CONTROL,
-  type Context,
-  NotFound,
-  parameterValidator,
-  Router,
-  renderView,
-} from 'service-kit';
+import { CACHE_CONTROL, type Context, NotFound, parameterValidator, Router } from 'service-kit';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -67,7 +60,7 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
     cacheControl: string = CACHE_CONTROL.stable,
   ) => {
     ctx.set('Cache-Control', cacheControl);
-    ctx.body = await renderView(ctx, view, locals);
+    await ctx.render(view, locals);
   };
   /** A page for an id that is not one is missing, like a page for an unknown game. */
   const gameOr404 = (ctx: Context): Game => {
@@ -83,19 +76,19 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
     .get('/', (ctx) =>
       page(
         ctx,
-        'home',
+        'home.pug',
         { title: 'Discover games', games: catalogue.sample(HOME_GAME_COUNT, random) },
         CACHE_CONTROL.noStore,
       ),
     )
     .get('/top-rated', (ctx) =>
-      page(ctx, 'top-rated', {
+      page(ctx, 'top-rated.pug', {
         title: 'Top rated',
         games: catalogue.topRated(TOP_RATED_PAGE_COUNT),
       }),
     )
     .get('/hidden-gems', (ctx) =>
-      page(ctx, 'hidden-gems', {
+      page(ctx, 'hidden-gems.pug', {
         title: 'Hidden gems',
         games: catalogue.hiddenGems(),
         minRating: HIDDEN_GEM_MIN_RATING,
@@ -125,7 +118,7 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
       const shownGenre =
         genre && catalogue.genres.find((g) => g.toLowerCase() === genre.toLowerCase());
       const title = searchTitle(q, shownGenre ?? genre);
-      return page(ctx, 'search', {
+      return page(ctx, 'search.pug', {
         title: pageNumber > 1 ? `${title}, page ${pageNumber}` : title,
         heading: title,
         description: 'Search the games on the shelf by title, developer and genre.',
@@ -152,7 +145,7 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
     })
     .get('/games/:id', (ctx) => {
       const game = gameOr404(ctx);
-      return page(ctx, 'game', {
+      return page(ctx, 'game.pug', {
         title: game.title,
         description: game.shortDescription,
         game,

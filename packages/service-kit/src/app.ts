@@ -33,7 +33,7 @@ export interface ServiceAppOptions {
   jsonPaths: readonly string[];
   /** Further routes (pages), mounted before the operations. */
   routers?: readonly Router[];
-  /** The view of the error page, for requests outside jsonPaths; JSON errors when absent. */
+  /** The file of the error page's view (`error.pug`), for requests outside jsonPaths; JSON errors when absent. */
   errorView?: string;
   /** Formatting helpers for the templates, beside the kit's, as `format`. */
   formatting?: Record<string, unknown>;
@@ -104,7 +104,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(conditionalGet);
   app.use(serializeJson);
   app.use(files.middleware);
-  app.use(page.middleware((ctx) => !isJson(ctx)));
+  app.use((ctx, next) => {
+    // The templates' `path`.
+    if (!isJson(ctx)) ctx.state.path = ctx.path;
+    return next();
+  });
   app.use(routing(options.routers ?? [], api, page.renderKitView));
   return app;
 }
@@ -138,7 +142,7 @@ export function createPagesApp(
     ...parts,
     root: fileURLToPath(new URL('..', appModule)),
     compiledViews: new URL('./views.js', appModule),
-    errorView: 'error',
+    errorView: 'error.pug',
     cors: { origins: corsOrigins },
     logger,
     logRequests,

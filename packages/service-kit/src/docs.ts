@@ -34,18 +34,18 @@ export function describeApi(info: ApiInfo, operations: readonly Operation[]): Ap
   return { document, operations: all };
 }
 
-/** Renders one of the kit's views in the service's layout (see pages.ts). */
+/** Renders one of the kit's views (its file name) in the service's layout as the answer (see pages.ts). */
 export type RenderKitView = (
   ctx: Context,
   view: string,
   locals: Record<string, unknown>,
-) => Promise<string>;
+) => Promise<void>;
 
 /** GET /docs: the API reference, rendered from the document in the service's layout. */
 export function docsPage(document: JsonSchema, render: RenderKitView): Router {
   return new Router().get('/docs', async (ctx) => {
     ctx.set('Cache-Control', DOCS_CACHE);
-    ctx.body = await render(ctx, 'docs', {
+    await render(ctx, 'docs.pug', {
       title: 'API reference',
       api: document,
     });

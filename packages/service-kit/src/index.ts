@@ -13,7 +13,6 @@ export {
 export { healthOperations } from './health.js';
 export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
-export { renderView } from './pages.js';
 export { pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './paths.js';
 export { runService } from './run.js';

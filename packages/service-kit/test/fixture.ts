@@ -10,7 +10,6 @@ import { BadRequest, NotFound } from '../src/errors.js';
 import { healthOperations } from '../src/health.js';
 import { Router } from '../src/index.js';
 import type { Operation } from '../src/operations.js';
-import { renderView } from '../src/pages.js';
 import { setPageHeaders } from '../src/paging.js';
 import { Conformance } from '../src/testing/conformance.js';
 
@@ -167,7 +166,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
   const pages = new Router()
     .get('/', async (ctx) => {
       ctx.set('Cache-Control', 'public, max-age=60');
-      ctx.body = await renderView(ctx, 'home', { title: 'Home', message: 'hello' });
+      await ctx.render('home.pug', { title: 'Home', message: 'hello' });
     })
     // An answer that stays under way: its first part is sent, the rest never comes.
     .get('/streaming', (ctx) => {
@@ -183,7 +182,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
     api,
     jsonPaths: JSON_PATHS,
     routers: [pages],
-    errorView: 'error',
+    errorView: 'error.pug',
     formatting: { shout: (text: string) => text.toUpperCase() },
     cors: { origins: ['https://allowed.example'] },
     ...options,

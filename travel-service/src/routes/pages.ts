@@ -1,4 +1,4 @@
-import { CACHE_CONTROL, NotFound, Router, renderView } from 'service-kit';
+import { CACHE_CONTROL, NotFound, Router } from 'service-kit';
 import { pagePath } from '../format.js';
 import { budgetPercents, budgetShares } from '../itineraries/generate.js';
 import type { Itineraries, Planned } from '../itineraries/itineraries.js';
@@ -33,7 +33,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
       // A featured itinerary picked on every load: rendered each time, never stored.
       .get('/', async (ctx) => {
         ctx.set('Cache-Control', CACHE_CONTROL.noStore);
-        ctx.body = await renderView(ctx, 'home', homeLocals(itineraries, random));
+        await ctx.render('home.pug', homeLocals(itineraries, random));
       })
       // The destination form of the home page: redirects to the chosen itinerary. Sent without
       // a choice, it shows the home page again with a message beside the picker.
@@ -42,7 +42,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
         if (name === undefined) {
           ctx.status = 400;
           ctx.set('Cache-Control', CACHE_CONTROL.noStore);
-          ctx.body = await renderView(ctx, 'home', {
+          await ctx.render('home.pug', {
             ...homeLocals(itineraries, random),
             problem: NO_DESTINATION,
           });
@@ -55,7 +55,7 @@ export function pageRoutes(itineraries: Itineraries, random: Random): Router {
         const entry = found(destinationParam(ctx));
         const { destination, itinerary } = entry;
         ctx.set('Cache-Control', CACHE_CONTROL.stable);
-        ctx.body = await renderView(ctx, 'itinerary', {
+        await ctx.render('itinerary.pug', {
           title: `${destination.name} itinerary`,
           description: `A ${itinerary.activities.length}-activity plan for ${destination.name}, with prices and the total budget.`,
           entry,
