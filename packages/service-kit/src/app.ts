@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Koa, { type Context } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import { assets } from './assets.js';
 import { compression } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
 import { type CorsOptions, corsFor } from './cors.js';
-import { type Api, DOCUMENT_PATH } from './docs.js';
+import { type Api, DOCUMENT_PATH, docsPage } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { HEALTH_PATHS } from './health.js';
 import { serializeJson } from './json.js';
@@ -92,6 +92,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     } else logger.error({ err: error }, 'the answer failed after it started');
   });
 
+  // What every request meets, in this order (see README.md).
   // Before anything reads the path: every layer sees `%74op-rated` as `top-rated`.
   app.use(normalizePath);
   app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
@@ -99,17 +100,28 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(wellFormedRequest);
   app.use(corsFor(isJson, api.operations, options.cors ?? { origins: [] }));
   app.use(withHeaders(security));
-  if (metrics) app.use(metricsEndpoint(metrics));
   app.use(compression);
   app.use(conditionalGet);
-  app.use(serializeJson);
-  app.use(files.middleware);
-  app.use((ctx, next) => {
+
+  // Then a request meets what its kind of path needs, and that only.
+  const routes = routing(isJsonPath, api.operations, [
+    ...(options.routers ?? []),
+    docsPage(api.document, page.renderKitView),
+  ]);
+  const serveMetrics = metrics && metricsEndpoint(metrics);
+  const answerApi: Middleware = async (ctx, next) => {
+    if (serveMetrics && ctx.path === METRICS_PATH) {
+      return serveMetrics(ctx, () => routes.api(ctx, next));
+    }
+    await routes.api(ctx, next);
+    serializeJson(ctx);
+  };
+  const answerPage: Middleware = (ctx, next) => {
     // The templates' `path`.
-    if (!isJson(ctx)) ctx.state.path = ctx.path;
-    return next();
-  });
-  app.use(routing(options.routers ?? [], api, page.renderKitView));
+    ctx.state.path = ctx.path;
+    return files.middleware(ctx, () => routes.pages(ctx, next));
+  };
+  app.use((ctx, next) => (isJsonPath(ctx.path) ? answerApi(ctx, next) : answerPage(ctx, next)));
   return app;
 }
 

@@ -1,11 +1,10 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 
 /**
- * A JSON body is serialized here, once, to the bytes sent: the ETag and compression above see
- * them, and Node sends them as they are.
+ * An answer's JSON body as the bytes sent, serialized here once: the ETag and compression
+ * above see them, and Node sends them as they are.
  */
-export const serializeJson: Middleware = async (ctx, next) => {
-  await next();
+export function serializeJson(ctx: Context): void {
   const { body } = ctx;
   if (
     body &&
@@ -15,4 +14,4 @@ export const serializeJson: Middleware = async (ctx, next) => {
   ) {
     ctx.body = Buffer.from(JSON.stringify(body));
   }
-};
+}

@@ -1,22 +1,14 @@
 import type { Middleware } from 'koa';
-import { type Api, docsPage, type RenderKitView } from './docs.js';
-import { mount } from './operations.js';
+import { mount, type Operation } from './operations.js';
 import { Router } from './paths.js';
 
 /**
- * Every route in one router, so that 405 names every method of a path: the pages, /docs, then
- * the operations. A method no route has (PROPFIND, SEARCH, ...) gets 405 with Allow on a path
- * that exists, 404 on one that does not (@koa/router answers 501 to both). OPTIONS gets 204
- * with Allow.
+ * A router's routes as one middleware, with the kit's rules for a path no route answers with
+ * this method: a method no route has (PROPFIND, SEARCH, ...) gets 405 with Allow on a path that
+ * exists, 404 on one that does not (@koa/router answers 501 to both). OPTIONS gets 204 with
+ * Allow. A path belongs to one router only (see `routing`), so Allow names all its methods.
  */
-export function routing(
-  pages: readonly Router[],
-  api: Api,
-  renderKitView: RenderKitView,
-): Middleware {
-  const router = new Router();
-  for (const part of [...pages, docsPage(api.document, renderKitView)]) router.use(part.routes());
-  mount(router, api.operations);
+function routesOf(router: Router): Middleware {
   // The router's middleware types ask for its own context, which it adds as it runs.
   const dispatch = router.routes() as unknown as Middleware;
   const allowedMethods = router.allowedMethods() as unknown as Middleware;
@@ -30,4 +22,22 @@ export function routing(
     // The router answers OPTIONS with an empty text/plain 200: Allow is the whole answer.
     else if (ctx.method === 'OPTIONS' && ctx.response.status === 200) ctx.status = 204;
   };
+}
+
+/**
+ * A router per kind of route, so that a request is matched against its own kind only: the
+ * operations (every one under a JSON path, checked here) and the pages (/docs among them).
+ */
+export function routing(
+  isJsonPath: (path: string) => boolean,
+  operations: readonly Operation[],
+  pages: readonly Router[],
+): { api: Middleware; pages: Middleware } {
+  for (const { method, path } of operations) {
+    if (!isJsonPath(path))
+      throw new Error(`${method.toUpperCase()} ${path} is not under jsonPaths`);
+  }
+  const pageRouter = new Router();
+  for (const part of pages) pageRouter.use(part.routes());
+  return { api: routesOf(mount(new Router(), operations)), pages: routesOf(pageRouter) };
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Router } from '../src/paths.js';
 import { expectErrorBody } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
@@ -52,5 +53,22 @@ describe('routing', () => {
       expect(res.headers['content-type'], path).to.equal(undefined);
       expect(res.text, path).to.equal('');
     }
+  });
+
+  it('refuses to build an app with an operation outside its JSON paths, naming it', () => {
+    // The operations' router answers the JSON paths only: such an operation could never answer.
+    expect(() => fixtureService({ jsonPaths: ['/v2'] })).to.throw(
+      'GET /api/items is not under jsonPaths',
+    );
+  });
+
+  it('matches a page path against the pages only, and an API path against the operations only', async () => {
+    // A page route on a JSON path is never reached: the path is the API's, and so is its 404.
+    const page = new Router().get('/api/hidden-page', (ctx) => {
+      ctx.body = 'page';
+    });
+    const { app: withPage } = fixtureService({ routers: [page] });
+    const res = await request(withPage.callback()).get('/api/hidden-page');
+    expectErrorBody(res as never, 404);
   });
 });
