@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { mount, type Operation } from './operations.js';
 import { Router } from './paths.js';
 
@@ -13,15 +13,15 @@ function routesOf(router: Router): Middleware {
   const dispatch = router.routes() as unknown as Middleware;
   const allowedMethods = router.allowedMethods() as unknown as Middleware;
   const nothingBelow = async () => {};
-  return async (ctx, next) => {
-    await dispatch(ctx, next);
-    // Only a request no route answered asks which methods the path has.
-    if (ctx.body != null || ctx.status !== 404) return;
+  // Only a request no route answered (the router passes it on) asks which methods the path has.
+  const unmatched = async (ctx: Context) => {
     await allowedMethods(ctx, nothingBelow);
     if (ctx.response.status === 501) ctx.status = ctx.response.get('Allow') ? 405 : 404;
     // The router answers OPTIONS with an empty text/plain 200: Allow is the whole answer.
     else if (ctx.method === 'OPTIONS' && ctx.response.status === 200) ctx.status = 204;
   };
+  // Nothing is below the routes.
+  return (ctx) => dispatch(ctx, () => unmatched(ctx));
 }
 
 /**
