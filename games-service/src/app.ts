@@ -33,7 +33,8 @@ export function createApp({ catalogue, random = Math.random, ...settings }: AppO
     service: 'games-service',
     api: gamesApi(catalogue),
     jsonPaths: JSON_PATHS,
-    routers: [missingGenreRoute(), pageRoutes(catalogue, random)],
+    routers: [pageRoutes(catalogue, random)],
+    apiRouters: [missingGenreRoute()],
     formatting: format,
   };
   return createPagesApp(import.meta.url, parts, settings);

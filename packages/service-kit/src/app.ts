@@ -31,8 +31,10 @@ export interface ServiceAppOptions {
    * `/api/...`); the kit's JSON routes (the probes, /openapi.json) are JSON without them.
    */
   jsonPaths: readonly string[];
-  /** Further routes (pages), mounted before the operations. */
+  /** The pages' routes (outside jsonPaths). */
   routers?: readonly Router[];
+  /** Undocumented routes of the JSON paths (a helpful 404, say), matched before the operations. */
+  apiRouters?: readonly Router[];
   /** The file of the error page's view (`error.pug`), for requests outside jsonPaths; JSON errors when absent. */
   errorView?: string;
   /** Formatting helpers for the templates, beside the kit's, as `format`. */
@@ -104,10 +106,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(conditionalGet);
 
   // Then a request meets what its kind of path needs, and that only.
-  const routes = routing(isJsonPath, api.operations, [
-    ...(options.routers ?? []),
-    docsPage(api.document, page.renderKitView),
-  ]);
+  const routes = routing(isJsonPath, {
+    operations: api.operations,
+    apiRouters: options.apiRouters ?? [],
+    pages: [...(options.routers ?? []), docsPage(api.document, page.renderKitView)],
+  });
   const serveMetrics = metrics && metricsEndpoint(metrics);
   const answerApi: Middleware = async (ctx, next) => {
     if (serveMetrics && ctx.path === METRICS_PATH) {
@@ -147,7 +150,10 @@ export interface AppSettings {
  */
 export function createPagesApp(
   appModule: string,
-  parts: Pick<ServiceAppOptions, 'service' | 'api' | 'jsonPaths' | 'routers' | 'formatting'>,
+  parts: Pick<
+    ServiceAppOptions,
+    'service' | 'api' | 'jsonPaths' | 'routers' | 'apiRouters' | 'formatting'
+  >,
   { corsOrigins = ['*'], logger, logRequests, cacheViews, metrics }: AppSettings,
 ): ServiceApp {
   return createServiceApp({

@@ -26,18 +26,28 @@ function routesOf(router: Router): Middleware {
 
 /**
  * A router per kind of route, so that a request is matched against its own kind only: the
- * operations (every one under a JSON path, checked here) and the pages (/docs among them).
+ * JSON paths' (the operations, every one under a JSON path, checked here, after `apiRouters`)
+ * and the pages' (/docs among them).
  */
 export function routing(
   isJsonPath: (path: string) => boolean,
-  operations: readonly Operation[],
-  pages: readonly Router[],
+  {
+    operations,
+    apiRouters,
+    pages,
+  }: { operations: readonly Operation[]; apiRouters: readonly Router[]; pages: readonly Router[] },
 ): { api: Middleware; pages: Middleware } {
   for (const { method, path } of operations) {
     if (!isJsonPath(path))
       throw new Error(`${method.toUpperCase()} ${path} is not under jsonPaths`);
   }
-  const pageRouter = new Router();
-  for (const part of pages) pageRouter.use(part.routes());
-  return { api: routesOf(mount(new Router(), operations)), pages: routesOf(pageRouter) };
+  const combined = (routers: readonly Router[]) => {
+    const router = new Router();
+    for (const part of routers) router.use(part.routes());
+    return router;
+  };
+  return {
+    api: routesOf(mount(combined(apiRouters), operations)),
+    pages: routesOf(combined(pages)),
+  };
 }

@@ -62,13 +62,16 @@ describe('routing', () => {
     );
   });
 
-  it('matches a page path against the pages only, and an API path against the operations only', async () => {
-    // A page route on a JSON path is never reached: the path is the API's, and so is its 404.
-    const page = new Router().get('/api/hidden-page', (ctx) => {
-      ctx.body = 'page';
+  it('matches a JSON path against the API routes only: apiRouters before the operations, never a page route', async () => {
+    const hidden = new Router().get('/api/items/hidden', (ctx) => {
+      ctx.body = 'a page';
     });
-    const { app: withPage } = fixtureService({ routers: [page] });
-    const res = await request(withPage.callback()).get('/api/hidden-page');
-    expectErrorBody(res as never, 404);
+    const helpful = new Router().all('/api/items/none', (ctx) => {
+      ctx.status = 410;
+      ctx.body = { error: 'Gone', status: 410 };
+    });
+    const { app: withRoutes } = fixtureService({ routers: [hidden], apiRouters: [helpful] });
+    expectErrorBody((await request(withRoutes.callback()).get('/api/items/hidden')) as never, 404);
+    expectErrorBody((await request(withRoutes.callback()).post('/api/items/none')) as never, 410);
   });
 });
