@@ -74,7 +74,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const isJsonPath = jsonPathTest(options.jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const files = assets([join(root, 'public'), KIT_PUBLIC]);
-  const page = pages(app, {
+  const page = pages({
     cacheViews: options.cacheViews ?? true,
     viewsDir: join(root, 'views'),
     compiledViews: options.compiledViews && fileURLToPath(options.compiledViews),
@@ -122,7 +122,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const answerPage: Middleware = (ctx, next) => {
     // The templates' `path`.
     ctx.state.path = ctx.path;
-    return files.middleware(ctx, () => routes.pages(ctx, next));
+    return files.middleware(ctx, () => page.middleware(ctx, () => routes.pages(ctx, next)));
   };
   app.use((ctx, next) => (isJsonPath(ctx.path) ? answerApi(ctx, next) : answerPage(ctx, next)));
   return app;

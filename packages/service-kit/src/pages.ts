@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type Koa from 'koa';
 import type { Context } from 'koa';
 import views from 'koa-views';
 import type { ErrorBody } from './errors.js';
@@ -25,16 +24,23 @@ export interface PagesOptions {
 type Render = Context['render'];
 
 /**
- * Pages rendered by koa-views, as its README shows: `app.context.render` renders the service's
- * views as the answer (`await ctx.render('home.pug', locals)`), and a second koa-views renders
- * the kit's own (they extend the service's `layout`, found through Pug's `basedir`). Every
- * template has the locals `asset` (an asset's URL), `format` (the formatting helpers) and `path`
- * (the request's, from `ctx.state`).
+ * Pages rendered by koa-views, as its README shows: its middleware gives each page request
+ * `ctx.render` for the service's views (`await ctx.render('home.pug', locals)` answers the page),
+ * and the kit's own views (which extend the service's `layout`, found through Pug's `basedir`)
+ * and the error page (which a request may need before it reaches the pages) each get a render
+ * of their own. None is kept on `app.context`: koa-views' render there answers the context of
+ * its latest call, so two requests rendering at once would swap their pages. Every template
+ * has the locals `asset` (an asset's URL), `format` (the formatting helpers) and `path` (the
+ * request's, from `ctx.state`).
  */
-export function pages(
-  app: Koa,
-  { viewsDir, compiledViews, assetUrl, formatting, errorView, cacheViews }: PagesOptions,
-) {
+export function pages({
+  viewsDir,
+  compiledViews,
+  assetUrl,
+  formatting,
+  errorView,
+  cacheViews,
+}: PagesOptions) {
   const engine = compiledEngine(viewsDir, compiledViews);
   const settings = {
     ...(engine && { engineSource: { pug: engine } }),
@@ -45,21 +51,23 @@ export function pages(
       format: { ...kitFormatting, ...formatting },
     },
   };
-  // Called without a context, koa-views answers the render function for app.context.
-  const viewsRender = (root: string) => (views(root, settings) as unknown as () => Render)();
-  app.context.render = viewsRender(viewsDir);
-  const kitRender = viewsRender(KIT_VIEWS);
+  // Called without a context, koa-views answers a render function of its own (for app.context).
+  const renderOf =
+    (root: string) => (ctx: Context, view: string, locals: Record<string, unknown>) =>
+      (views(root, settings) as unknown as () => Render)().call(ctx, view, locals);
+  const renderServiceView = renderOf(viewsDir);
   return {
+    /** `ctx.render` for a page request: koa-views' middleware. */
+    middleware: views(viewsDir, settings),
     /** Renders one of the kit's views (its file name) in the service's layout, as the answer. */
-    renderKitView: (ctx: Context, view: string, locals: Record<string, unknown>) =>
-      kitRender.call(ctx, view, locals),
+    renderKitView: renderOf(KIT_VIEWS),
     /** The error page in the site's layout, when there is one. */
     renderError:
       errorView === undefined
         ? undefined
         : async (ctx: Context, error: ErrorBody) => {
             // The request may have failed before its path was given to the templates.
-            await ctx.render(errorView, {
+            await renderServiceView(ctx, errorView, {
               path: ctx.path,
               title: error.status === 404 ? 'Not found' : 'Error',
               error,

@@ -19,6 +19,20 @@ describe('pages', () => {
     });
   }
 
+  it('answer each of several requests rendering at once with its own page', async () => {
+    const { app, request } = fixtureService();
+    const server = app.callback();
+    const paths = ['/', '/docs', '/no-such-page', '/', '/docs', '/no-such-page', '/', '/docs'];
+    const answers = await Promise.all(paths.map((path) => request(server).get(path)));
+    answers.forEach((res, i) => {
+      const path = paths[i] as string;
+      expect(res.status, path).to.equal(path === '/no-such-page' ? 404 : 200);
+      expect(res.headers['content-type'], path).to.match(/^text\/html/);
+      const own = { '/': '<p>HELLO</p>', '/docs': 'API reference', '/no-such-page': 'Error page' };
+      expect(res.text, path).to.include(own[path as keyof typeof own]);
+    });
+  });
+
   it('render with the service helpers and the security headers', async () => {
     const { app, request } = fixtureService();
     const res = await request(app.callback()).get('/').expect(200);
