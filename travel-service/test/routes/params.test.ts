@@ -25,7 +25,7 @@ function probe() {
     root,
     api,
     jsonPaths: ['/x'],
-    routers: [router],
+    apiRouters: [router],
   }).callback();
 }
 
