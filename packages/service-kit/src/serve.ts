@@ -32,6 +32,10 @@ const lastAnswer = new WeakMap<Socket, ServerResponse>();
 
 function recordAnswer(req: IncomingMessage, res: ServerResponse) {
   lastAnswer.set(req.socket, res);
+  // A chunked body ends in trailers, which Node's parser may refuse once the answer is sent
+  // (Content-Length in them): the connection is then closed, and a proxy that had pooled it
+  // would lose the next client's request on it. Such a connection carries no second request.
+  if (req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
 }
 
 /** Connections being closed after a parse error. */

@@ -243,6 +243,16 @@ describe('createHttpServer', () => {
     });
   }
 
+  it('closes the connection of a request with a chunked body once it is answered', async () => {
+    // Its trailers may be refused after the answer: a proxy must not pool the connection.
+    const connection = await openConnection(Number(new URL(served.url).port));
+    connection.write(
+      'GET /api/items HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nAAAAA\r\n0\r\n\r\n',
+    );
+    expect(await connection.answer()).to.match(/^HTTP\/1\.1 200[^]*\r\nconnection: close\r\n/i);
+    expect(await connection.closed).to.equal('closed');
+  });
+
   it('answers pipelined requests each once, in order', async () => {
     const connection = await openConnection(Number(new URL(served.url).port));
     const ids = ['first', 'second', 'third'];
