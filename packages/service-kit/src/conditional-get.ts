@@ -6,6 +6,9 @@ import type { Context, Middleware } from 'koa';
 import { readEntityTags } from './entity-tags.js';
 
 const NO_STORE = /(?:^|,)\s*no-store\b/i;
+/** An HTTP-date in any of its three forms: IMF-fixdate, RFC 850's, asctime's (RFC 9110 §5.6.7). */
+const HTTP_DATE =
+  /^(?:\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT|\w{6,9}, \d{2}-\w{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 const WEAK = { weak: true };
 /** @koa/etag, for a file sent as a stream (an asset): from its size and modification time. */
 const fileEtag = koaEtag(WEAK);
@@ -38,7 +41,9 @@ function notModified(ctx: Context): boolean {
   }
   const since = ctx.request.headers['if-modified-since'];
   const lastModified = ctx.response.get('Last-Modified');
-  return !!since && !!lastModified && Date.parse(lastModified) <= Date.parse(since);
+  // A value that is not an HTTP-date is ignored (RFC 9110 §13.1.3): Date.parse takes `2100` too.
+  if (!since || !HTTP_DATE.test(since) || !lastModified) return false;
+  return Date.parse(lastModified) <= Date.parse(since);
 }
 
 /**

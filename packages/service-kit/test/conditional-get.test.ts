@@ -81,6 +81,18 @@ describe('conditional GET', () => {
     await since(lastModified).set('Cache-Control', 'no-cache').expect(304);
     await since(earlier).expect(200);
     await since('not a date').expect(200);
+    // Not HTTP-dates, though Date.parse reads them as later ones (RFC 9110 section 13.1.3: ignored).
+    for (const loose of ['2100', '2100-01-01', 'Fri, 1 Jan 2100 00:00:00 +0000'])
+      await since(loose).expect(200);
+    // The obsolete forms are HTTP-dates too.
+    const later = new Date(Date.parse(lastModified) + 1000);
+    const [day, month, year, time] = later.toUTCString().split(' ').slice(0, 5).slice(1);
+    const weekday = later.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+    await since(`${weekday}, ${day}-${month}-${year?.slice(2)} ${time} GMT`).expect(304);
+    const asctime = later
+      .toUTCString()
+      .replace(/^(\w{3}), (\d{2}) (\w{3}) (\d{4}) (\S+) GMT$/, '$1 $3 $2 $5 $4');
+    await since(asctime.replace(/ 0(\d) /, '  $1 ')).expect(304);
     // If-None-Match decides alone when it is sent (RFC 9110 section 13.2.2).
     await since(lastModified).set('If-None-Match', '"other"').expect(200);
     await since(earlier)
