@@ -1,4 +1,4 @@
-import { type ErrorDetail, type Parameter, parameterValidator } from 'service-kit';
+import { type ErrorDetail, type Parameter, pageParameters, parameterValidator } from 'service-kit';
 import {
   FIELDS,
   FILTERS,
@@ -14,8 +14,6 @@ import {
 
 /** CDs a page holds when `limit` is not given. */
 export const DEFAULT_LIMIT = 100;
-/** The largest `limit`: no page holds more CDs. */
-export const MAX_LIMIT = 1000;
 /** The largest year `before` takes: four digits, beyond any CD's year. */
 export const MAX_BEFORE_YEAR = 9999;
 /**
@@ -60,15 +58,10 @@ export const LIST_PARAMETERS: Parameter[] = [
     type: 'string',
     enum: SORTS,
   }),
-  query('limit', `At most this many CDs (default ${DEFAULT_LIMIT})`, {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_LIMIT,
-  }),
-  query(
-    'offset',
+  pageParameters.limit(`At most this many CDs (default ${DEFAULT_LIMIT})`),
+  pageParameters.offset(
     `Skip this many CDs first (default 0, at most ${MAX_OFFSET.toLocaleString('en')}). To go further, follow \`Link: rel="next"\`: its \`cursor\` costs the same on every page`,
-    { type: 'integer', minimum: 0, maximum: MAX_OFFSET },
+    MAX_OFFSET,
   ),
   query(
     'cursor',

@@ -14,7 +14,6 @@ import {
   COUNT_LIMIT,
   encodeCursor,
   LIST_PARAMETERS,
-  MAX_LIMIT,
   readListParams,
 } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
@@ -243,7 +242,6 @@ export function cdOperations({
             params: pageParams,
             total: summary.total,
             totalAtLeast: summary.totalAtLeast,
-            maxLimit: MAX_LIMIT,
             nextCursor: summary.next && encodeCursor(params.sort, summary.next),
           });
         // The version is read first: what is read after it is at least as new as the tag says.

@@ -10,7 +10,7 @@ import {
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Game, gameSchema, summarySchema, toSummary } from '../catalogue/game.js';
 import { idParameter, limitParameter, readGameId, readLimit } from './params.js';
-import { LIST_PARAMETERS, MAX_LIMIT, readSearchQuery } from './search-params.js';
+import { LIST_PARAMETERS, readSearchQuery } from './search-params.js';
 
 export const TOP_RATED_API_COUNT = 10;
 
@@ -62,7 +62,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       handler: (ctx) => {
         const query = readSearchQuery(ctx.query);
         const { total, games } = catalogue.search({ sort: 'id', ...query });
-        setPageHeaders(ctx, { params: query, shown: games.length, total, maxLimit: MAX_LIMIT });
+        setPageHeaders(ctx, { params: query, shown: games.length, total });
         answerStable(ctx, games.map(toSummary));
       },
     },

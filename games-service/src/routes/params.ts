@@ -1,4 +1,4 @@
-import { type Parameter, parameterValidator } from 'service-kit';
+import { type Parameter, pageParameters, parameterValidator } from 'service-kit';
 import { gameSchema } from '../catalogue/game.js';
 
 export const idParameter: Parameter = {
@@ -9,12 +9,7 @@ export const idParameter: Parameter = {
   schema: gameSchema.properties.id,
 };
 
-export const limitParameter: Parameter = {
-  name: 'limit',
-  in: 'query',
-  description: 'At most this many games',
-  schema: { type: 'integer', minimum: 1, maximum: 1000 },
-};
+export const limitParameter = pageParameters.limit('At most this many games');
 
 /**
  * The game id of a route's path (`/api/games/:id`, `/games/:id`); a 400 otherwise, one that

@@ -1,9 +1,8 @@
-import { type ErrorDetail, type Parameter, parameterValidator } from 'service-kit';
+import { type ErrorDetail, type Parameter, pageParameters, parameterValidator } from 'service-kit';
 import { type SearchQuery, SORT_KEYS } from '../catalogue/search.js';
 
 export const MAX_QUERY_LENGTH = 200;
-export const MAX_LIMIT = 1000;
-export const MAX_OFFSET = 1_000_000_000;
+const MAX_OFFSET = 1_000_000_000;
 /** Release years a game may have (the seed schema's bounds). */
 const YEARS = { minimum: 1950, maximum: 2100 };
 
@@ -45,16 +44,8 @@ export const SEARCH_PARAMETERS = {
 /** The parameters of GET /api/games: the search, then paging. */
 export const LIST_PARAMETERS: Parameter[] = [
   ...Object.values(SEARCH_PARAMETERS),
-  query('limit', 'At most this many games (default: all of them)', {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_LIMIT,
-  }),
-  query('offset', 'Skip this many matching games first (default 0)', {
-    type: 'integer',
-    minimum: 0,
-    maximum: MAX_OFFSET,
-  }),
+  pageParameters.limit('At most this many games (default: all of them)'),
+  pageParameters.offset('Skip this many matching games first (default 0)', MAX_OFFSET),
 ];
 
 /**

@@ -13,7 +13,7 @@ export {
 export { healthOperations } from './health.js';
 export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
-export { pagingHeaders, setPageHeaders } from './paging.js';
+export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './paths.js';
 export { runService } from './run.js';
 export {

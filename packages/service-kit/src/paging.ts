@@ -1,8 +1,27 @@
 import type { Context } from 'koa';
 import { PAGING_HEADERS } from './api-headers.js';
-import type { SuccessResponse } from './operations.js';
+import type { Parameter, SuccessResponse } from './operations.js';
 
 const { total: TOTAL, totalRelation: TOTAL_RELATION, link: LINK } = PAGING_HEADERS;
+
+/** The most items one page of any list holds: the largest `limit`. */
+const MAX_LIMIT = 1000;
+
+/** The paging parameters of a list, described for its items: `limit` (1 to 1,000), `offset` (0 to `maxOffset`). */
+export const pageParameters = {
+  limit: (description: string): Parameter => ({
+    name: 'limit',
+    in: 'query',
+    description,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
+  }),
+  offset: (description: string, maxOffset: number): Parameter => ({
+    name: 'offset',
+    in: 'query',
+    description,
+    schema: { type: 'integer', minimum: 0, maximum: maxOffset },
+  }),
+};
 
 /** How a list that pages by cursor and counts up to a limit is documented (pagingHeaders). */
 export interface PagingDocs {
@@ -45,8 +64,6 @@ interface PageBase {
   params: Record<string, unknown>;
   /** How many items match in all (or, with `totalAtLeast`, at least). */
   total: number;
-  /** The largest limit a client may ask for: the size of a `prev` page without a limit. */
-  maxLimit: number;
 }
 
 /**
@@ -71,7 +88,7 @@ const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
  * has no `prev`.
  */
 export function setPageHeaders(ctx: Context, page: PageOf): void {
-  const { params, total, maxLimit } = page;
+  const { params, total } = page;
   const totalAtLeast = 'totalAtLeast' in page ? page.totalAtLeast : undefined;
   ctx.set(TOTAL, String(total));
   if (totalAtLeast !== undefined) ctx.set(TOTAL_RELATION, totalAtLeast ? 'gte' : 'eq');
@@ -94,7 +111,7 @@ export function setPageHeaders(ctx: Context, page: PageOf): void {
     links.push(link('next', ['offset', String(offset + page.shown)], limit));
   }
   if (offset > 0) {
-    const size = limit ?? Math.min(offset, maxLimit);
+    const size = limit ?? Math.min(offset, MAX_LIMIT);
     // Past the last item the previous page is the last one: known only from an exact total.
     const end = totalAtLeast ? offset : Math.min(offset, total);
     links.push(link('prev', ['offset', String(Math.max(0, end - size))], size));

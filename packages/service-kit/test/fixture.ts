@@ -150,7 +150,6 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
           params: { offset: 2, limit: 1 },
           total: 5,
           totalAtLeast: true,
-          maxLimit: 10,
           nextCursor: 'next',
         });
         ctx.set('ETag', '"1"');

@@ -16,7 +16,6 @@ describe('paging headers', () => {
       params: { artist: 'A B', offset: 2, limit: 2 },
       shown: 2,
       total: 7,
-      maxLimit: 1000,
     });
     expect(headers).to.deep.equal({
       'X-Total-Count': '7',
@@ -29,7 +28,6 @@ describe('paging headers', () => {
       params: { offset: 1, limit: 5 },
       shown: 5,
       total: 9,
-      maxLimit: 1000,
     });
     expect(small.Link).to.equal(
       '</items?offset=6&limit=5>; rel="next", </items?offset=0&limit=5>; rel="prev"',
@@ -38,15 +36,14 @@ describe('paging headers', () => {
       params: { offset: 50, limit: 5 },
       shown: 0,
       total: 12,
-      maxLimit: 1000,
     });
     expect(past.Link).to.equal('</items?offset=7&limit=5>; rel="prev"');
   });
 
   it('has no next page without a limit, and no Link on a single page', () => {
-    const all = headersFor('/items', { params: { offset: 3 }, shown: 4, total: 7, maxLimit: 1000 });
+    const all = headersFor('/items', { params: { offset: 3 }, shown: 4, total: 7 });
     expect(all.Link).to.equal('</items?offset=0&limit=3>; rel="prev"');
-    const one = headersFor('/items', { params: {}, shown: 7, total: 7, maxLimit: 1000 });
+    const one = headersFor('/items', { params: {}, shown: 7, total: 7 });
     expect(one).to.deep.equal({ 'X-Total-Count': '7' });
   });
 });
@@ -58,7 +55,6 @@ describe('paging headers with a cursor and a counted total', () => {
       shown: 2,
       total: 10_000,
       totalAtLeast: true,
-      maxLimit: 1000,
       nextCursor: 'abc_-1',
     });
     expect(headers).to.deep.equal({
@@ -74,7 +70,6 @@ describe('paging headers with a cursor and a counted total', () => {
       params: { before: 2000, offset: 1020, limit: 5 },
       total: 1000,
       totalAtLeast: true,
-      maxLimit: 1000,
       nextCursor: 'c1',
     });
     expect(headers.Link).to.equal(
@@ -84,7 +79,6 @@ describe('paging headers with a cursor and a counted total', () => {
       params: { offset: 1500 },
       total: 1000,
       totalAtLeast: true,
-      maxLimit: 1000,
       nextCursor: undefined,
     });
     expect(noLimit.Link).to.equal('</items?offset=500&limit=1000>; rel="prev"');
@@ -96,7 +90,6 @@ describe('paging headers with a cursor and a counted total', () => {
       shown: 1,
       total: 3,
       totalAtLeast: false,
-      maxLimit: 1000,
       nextCursor: undefined,
     });
     expect(last).to.deep.equal({ 'X-Total-Count': '3', 'X-Total-Count-Relation': 'eq' });
@@ -104,7 +97,6 @@ describe('paging headers with a cursor and a counted total', () => {
       params: { cursor: 'xyz', limit: 2 },
       shown: 2,
       total: 9,
-      maxLimit: 1000,
       nextCursor: 'next1',
     });
     expect(middle.Link).to.equal('</items?cursor=next1&limit=2>; rel="next"');
