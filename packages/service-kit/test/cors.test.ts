@@ -129,6 +129,17 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).to.equal('*');
   });
 
+  it('gives the same CORS headers to a request without Origin, whose answer a shared cache may give a browser', async () => {
+    const { app, request } = fixtureService({ cors: { origins: ['*'] } });
+    const server = app.callback();
+    const withOrigin = await request(server).get('/api/items').set('Origin', 'https://a.example');
+    const without = await request(server).get('/api/items').expect(200);
+    for (const name of ['access-control-allow-origin', 'access-control-expose-headers', 'vary']) {
+      expect(without.headers[name], name).to.equal(withOrigin.headers[name]);
+    }
+    expect(without.headers['access-control-allow-origin']).to.equal('*');
+  });
+
   it('says no Vary: Origin beside Access-Control-Allow-Origin: *, errors included', async () => {
     const { app, request } = fixtureService({ cors: { origins: ['*'] } });
     const server = app.callback();
