@@ -84,7 +84,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
   const metrics = metricsRegistry(options);
   app.metrics = metrics;
-  const security = securityHeaders(options.contentSecurityPolicy);
+  const security = securityHeaders(isJson, options.contentSecurityPolicy);
 
   // A failure after the answer has started (a client gone in the middle of a streamed body)
   // reaches Koa's 'error' event, not the error middleware; Koa would print its stack to stderr.

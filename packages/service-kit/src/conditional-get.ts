@@ -15,14 +15,14 @@ const fileEtag = koaEtag(WEAK);
 const nothingBelow = async () => {};
 
 /** SHA-1 in base64; crypto.hash (Node 20.12+) makes no Hash object, a third of the time for a small body. */
-const sha1: (bytes: Buffer) => string =
+const sha1: (body: string | Buffer) => string =
   typeof crypto.hash === 'function'
-    ? (bytes) => crypto.hash('sha1', bytes, 'base64')
-    : (bytes) => crypto.createHash('sha1').update(bytes).digest('base64');
+    ? (body) => crypto.hash('sha1', body, 'base64')
+    : (body) => crypto.createHash('sha1').update(body).digest('base64');
 
-/** The weak ETag the etag package (behind @koa/etag) gives these bytes: their length and SHA-1. */
-const weakEtagOf = (bytes: Buffer) =>
-  `W/"${bytes.length.toString(16)}-${sha1(bytes).slice(0, 27)}"`;
+/** The weak ETag the etag package (behind @koa/etag) gives a body of `size` bytes: their length and SHA-1. */
+const weakEtagOf = (body: string | Buffer, size: number) =>
+  `W/"${size.toString(16)}-${sha1(body).slice(0, 27)}"`;
 
 /**
  * Whether a GET or HEAD answered 2xx may be answered 304 instead (RFC 9110 §13.2.2): when the
@@ -48,21 +48,20 @@ function notModified(ctx: Context): boolean {
 
 /**
  * Conditional GET: a weak ETag for every answer that may be stored, and 304 (no body) when the
- * request's preconditions allow it (notModified). A body of text or bytes is hashed once,
- * as the bytes sent (a page is encoded to UTF-8 here, once, rather than once to hash it and once
- * more to send it); a file sent as a stream gets @koa/etag's. An answer that must not be stored (a random page, a health check) has
- * nothing to revalidate: no ETag, never 304.
+ * request's preconditions allow it (notModified). A body of text or bytes is hashed as it is
+ * (Node encodes text for the hash, without a copy on the heap); a file sent as a stream gets
+ * @koa/etag's. An answer that must not be stored (a random page, a health check) has nothing to
+ * revalidate: no ETag, never 304.
  */
 export const conditionalGet: Middleware = async (ctx, next) => {
   await next();
   if (NO_STORE.test(ctx.response.get('Cache-Control'))) return;
-  if (typeof ctx.body === 'string') ctx.body = Buffer.from(ctx.body);
   const { body } = ctx;
-  if (Buffer.isBuffer(body)) {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    // Koa sets Content-Length from a text or bytes body: its size in bytes.
+    const size = ctx.response.length ?? 0;
     const ok = ctx.status >= 200 && ctx.status < 300;
-    if (ok && body.length > 0 && !ctx.response.get('ETag')) {
-      ctx.set('ETag', weakEtagOf(body));
-    }
+    if (ok && size > 0 && !ctx.response.get('ETag')) ctx.set('ETag', weakEtagOf(body, size));
   } else await fileEtag(ctx, nothingBelow);
   if (notModified(ctx)) {
     ctx.status = 304;

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 
 /**
- * An answer's JSON body as the bytes sent, serialized here once: the ETag and compression
- * above see them, and Node sends them as they are.
+ * An answer's JSON body as the text sent, serialized here once: the ETag and compression above
+ * see it, and Node writes it with the headers.
  */
 export function serializeJson(ctx: Context): void {
   const { body } = ctx;
@@ -12,6 +12,6 @@ export function serializeJson(ctx: Context): void {
     !Buffer.isBuffer(body) &&
     typeof (body as { pipe?: unknown }).pipe !== 'function'
   ) {
-    ctx.body = Buffer.from(JSON.stringify(body));
+    ctx.body = JSON.stringify(body);
   }
 }

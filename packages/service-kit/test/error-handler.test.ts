@@ -77,7 +77,7 @@ describe('errors', () => {
   it('keeps the security headers on errors', async () => {
     const res = await request(server).get('/api/boom').expect(500);
     expect(res.headers['x-content-type-options']).to.equal('nosniff');
-    expect(res.headers['content-security-policy']).to.include("default-src 'self'");
+    expect(res.headers['content-security-policy']).to.include("default-src 'none'");
     expect(res.headers['x-frame-options']).to.equal('DENY');
   });
 

@@ -6,6 +6,9 @@ import { fixtureService } from './fixture.js';
 /** The pages' policy: what a service that names none gets. */
 const PAGES_POLICY =
   "default-src 'self';img-src 'self' data:;object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'";
+/** A JSON answer's policy: it loads nothing and may not be framed. */
+const API_POLICY = "default-src 'none';frame-ancestors 'none'";
+const isJsonAnswer = (label: string) => /^\w+ \/(api|healthz|openapi\.json)/.test(label);
 
 /** A GET of each kind of answer, a write refused, and a malformed query. */
 async function answers(app: Koa): Promise<[string, request.Response][]> {
@@ -38,19 +41,38 @@ describe('security headers', () => {
     const seen = await answers(app);
     expect(seen.map(([, res]) => res.status)).to.include.members([200, 404, 405, 500, 400]);
     for (const [label, { headers }] of seen) {
-      expect(headers['content-security-policy'], label).to.equal(PAGES_POLICY);
+      expect(headers['content-security-policy'], label).to.equal(
+        isJsonAnswer(label) ? API_POLICY : PAGES_POLICY,
+      );
       expect(headers['x-content-type-options'], label).to.equal('nosniff');
       expect(headers['x-frame-options'], label).to.equal('DENY');
       expect(headers['referrer-policy'], label).to.equal('strict-origin-when-cross-origin');
+      expect(headers['cross-origin-resource-policy'], label).to.equal('same-origin');
     }
   });
 
-  it("give every answer the service's own Content-Security-Policy in place of the pages' one", async () => {
+  it("keep a document's own headers off JSON answers", async () => {
+    const { app } = fixtureService();
+    for (const [label, { headers }] of await answers(app)) {
+      const documentOnly = [
+        headers['cross-origin-opener-policy'],
+        headers['origin-agent-cluster'],
+        headers['x-dns-prefetch-control'],
+        headers['x-download-options'],
+        headers['x-permitted-cross-domain-policies'],
+        headers['x-xss-protection'],
+      ];
+      if (isJsonAnswer(label)) expect(documentOnly, label).to.deep.equal(Array(6).fill(undefined));
+      else expect(headers['cross-origin-opener-policy'], label).to.equal('same-origin');
+    }
+  });
+
+  it("give every page the service's own Content-Security-Policy in place of the pages' one", async () => {
     const contentSecurityPolicy = { defaultSrc: ["'none'"], styleSrc: ["'self'"] };
     const { app } = fixtureService({ contentSecurityPolicy });
     for (const [label, { headers }] of await answers(app)) {
       expect(headers['content-security-policy'], label).to.equal(
-        "default-src 'none';style-src 'self'",
+        isJsonAnswer(label) ? API_POLICY : "default-src 'none';style-src 'self'",
       );
       expect(headers['x-content-type-options'], label).to.equal('nosniff');
     }
