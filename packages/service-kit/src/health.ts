@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { JsonSchema, Operation } from './operations.js';
 
@@ -18,106 +19,94 @@ export interface HealthOptions {
   mayFail?: boolean;
 }
 
-const schema = (status: string, details: Record<string, JsonSchema>) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['status', ...Object.keys(details)],
-  properties: { status: { type: 'string', const: status }, ...details },
-});
-
 /** The probes' paths, named once: the routes, the JSON paths and the quiet log of probes. */
 export const HEALTH_PATHS = { health: '/healthz', live: '/livez', ready: '/readyz' } as const;
 
 /** The apps whose process is shutting down (`serve` marks them): their /readyz answers 503. */
 const drainingApps = new WeakSet<object>();
 
-/** From now on, the app's /readyz answers 503 `draining`. */
 export function markDraining(app: object): void {
   drainingApps.add(app);
 }
 
-/**
- * The three probes, Kubernetes' way, never stored:
- * - GET /healthz: `{"status": "ok", ...details}`, or 503 `unavailable`: the service's state, for
- *   people and compose;
- * - GET /livez: `{"status": "ok"}` while the process runs: the liveness probe;
- * - GET /readyz: `{"status": "ok"}`, or 503 `draining` once the process is shutting down, or 503
- *   `unavailable` when the check fails: the readiness probe, and a proxy's health check.
- */
+const schema = (status: JsonSchema, details: Record<string, JsonSchema> = {}) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', ...Object.keys(details)],
+  properties: { status: { type: 'string', ...status }, ...details },
+});
+
+/** A GET never stored, answering `{ status, ...details }`: 200 when the status is `ok`, else 503. */
+function probe(
+  operation: Omit<Operation, 'method' | 'errors' | 'handler'>,
+  answer: (ctx: Context) => Promise<{ status: string }>,
+): Operation {
+  return {
+    ...operation,
+    method: 'get',
+    errors: [],
+    handler: async (ctx) => {
+      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
+      const body = await answer(ctx);
+      ctx.status = body.status === 'ok' ? 200 : 503;
+      ctx.body = body;
+    },
+  };
+}
+
+/** The three probes, Kubernetes' way (see README.md). */
 export function healthOperations({
   summary = 'Whether the service is up',
   details,
   check,
   mayFail = false,
 }: HealthOptions): Operation[] {
-  const responses: Operation['responses'] = {
-    200: { description: 'The service is up', schema: schema('ok', details) },
+  const up = { description: 'The service is up', schema: schema({ const: 'ok' }, details) };
+  const down = {
+    description: 'A dependency does not answer',
+    schema: schema({ const: 'unavailable' }, details),
   };
-  if (mayFail) {
-    responses[503] = {
-      description: 'A dependency does not answer',
-      schema: schema('unavailable', details),
-    };
-  }
-  const health: Operation = {
-    id: 'health',
-    method: 'get',
-    path: HEALTH_PATHS.health,
-    summary,
-    responses,
-    errors: [],
-    handler: async (ctx) => {
-      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
+  const health = probe(
+    {
+      id: 'health',
+      path: HEALTH_PATHS.health,
+      summary,
+      responses: mayFail ? { 200: up, 503: down } : { 200: up },
+    },
+    async () => {
       const report = await check();
-      ctx.status = report.ok ? 200 : 503;
-      ctx.body = { status: report.ok ? 'ok' : 'unavailable', ...report.details };
+      return { status: report.ok ? 'ok' : 'unavailable', ...report.details };
     },
-  };
-  const live: Operation = {
-    id: 'liveness',
-    method: 'get',
-    path: HEALTH_PATHS.live,
-    summary: 'Whether the process runs (the liveness probe)',
-    responses: { 200: { description: 'It runs', schema: schema('ok', {}) } },
-    errors: [],
-    handler: (ctx) => {
-      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
-      ctx.body = { status: 'ok' };
+  );
+  const live = probe(
+    {
+      id: 'liveness',
+      path: HEALTH_PATHS.live,
+      summary: 'Whether the process runs (the liveness probe)',
+      responses: { 200: { description: 'It runs', schema: schema({ const: 'ok' }) } },
     },
-  };
-  const ready: Operation = {
-    id: 'readiness',
-    method: 'get',
-    path: HEALTH_PATHS.ready,
-    summary: 'Whether the service takes requests (the readiness probe)',
-    description: mayFail
-      ? '503 `draining` once the process is shutting down, 503 `unavailable` while a dependency does not answer.'
-      : '503 `draining` once the process is shutting down.',
-    responses: {
-      200: { description: 'It takes requests', schema: schema('ok', {}) },
-      503: {
-        description: 'It is shutting down, or a dependency does not answer',
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['status'],
-          properties: {
-            status: { type: 'string', enum: mayFail ? ['draining', 'unavailable'] : ['draining'] },
-          },
+    async () => ({ status: 'ok' }),
+  );
+  const ready = probe(
+    {
+      id: 'readiness',
+      path: HEALTH_PATHS.ready,
+      summary: 'Whether the service takes requests (the readiness probe)',
+      description: mayFail
+        ? '503 `draining` once the process is shutting down, 503 `unavailable` while a dependency does not answer.'
+        : '503 `draining` once the process is shutting down.',
+      responses: {
+        200: { description: 'It takes requests', schema: schema({ const: 'ok' }) },
+        503: {
+          description: 'It is shutting down, or a dependency does not answer',
+          schema: schema({ enum: mayFail ? ['draining', 'unavailable'] : ['draining'] }),
         },
       },
     },
-    errors: [],
-    handler: async (ctx) => {
-      ctx.set('Cache-Control', CACHE_CONTROL.noStore);
-      const status = drainingApps.has(ctx.app)
-        ? 'draining'
-        : (await check()).ok
-          ? 'ok'
-          : 'unavailable';
-      ctx.status = status === 'ok' ? 200 : 503;
-      ctx.body = { status };
+    async (ctx) => {
+      if (drainingApps.has(ctx.app)) return { status: 'draining' };
+      return { status: (await check()).ok ? 'ok' : 'unavailable' };
     },
-  };
+  );
   return [health, live, ready];
 }
