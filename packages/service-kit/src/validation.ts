@@ -2,12 +2,8 @@ import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'aj
 import { BadRequest, type ErrorDetail } from './errors.js';
 import type { JsonSchema, Parameter } from './operations.js';
 
-/**
- * The one ajv instance of a service, for its input and its seed files: every problem at once;
- * a schema with a keyword ajv does not know is refused when it is compiled, not ignored; a
- * union of types is allowed (a nullable number); `multipleOf` is judged to 9 decimals, so that
- * a price of 19.99 is a multiple of 0.01 in binary floating point.
- */
+// The one ajv instance, for input and seed files: `strict` refuses an unknown keyword rather than
+// ignoring it; `multipleOf` to 9 decimals, so that 19.99 is a multiple of 0.01 in binary floating point.
 const ajv = new Ajv({
   allErrors: true,
   strict: true,
@@ -15,114 +11,87 @@ const ajv = new Ajv({
   multipleOfPrecision: 9,
 });
 
-/** A schema compiled by the one ajv instance (a seed file's shape). */
 export const compileSchema = <T>(schema: AnySchema): ValidateFunction<T> => ajv.compile<T>(schema);
 
-/** How the input is checked and what its 400 says (each schema is compiled once, here). */
-export interface ValidatorOptions {
-  /** Names the input in the 400's message, `Invalid <label>: <field> <message>; ...`. */
+interface ValidatorOptions {
+  /** The 400's message is `Invalid <label>: <field> <message>; ...` (default: query or body). */
   label?: string;
-  /** The 400's message from its details, instead (a path parameter's own sentence). */
+  /** The 400's message from its details, instead. */
   summary?: (details: ErrorDetail[]) => string;
-  /**
-   * A wrong field's message: one whatever rule it breaks, or one per JSON Schema keyword; by
-   * default the rule in words, from the schema ("must be an integer from 1 to 1000").
-   */
+  /** A field's message, whatever rule it breaks or by JSON Schema keyword; default: the schema in words. */
   messages?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
-  /** What an unknown name is told, given the allowed ones; undefined for the default. */
   unknownMessage?: (name: string, allowed: string) => string | undefined;
-  /** Query parameters only: 'ignore' leaves unknown names out (a page); 'reject' (default) is a 400. */
+  /** 'ignore' leaves unknown query parameters out (a page's); by default they are a 400. */
   unknown?: 'reject' | 'ignore';
   /** Query parameters that a form sends empty when nothing is chosen: empty, they are absent. */
   emptyIsAbsent?: readonly string[];
-  /** Rules across parameters (`from` not after `to`), judged on the values that passed their own schema. */
+  /** Rules across parameters (`from` not after `to`), given the values that passed their own schema. */
   rules?: (values: Readonly<Record<string, unknown>>) => ErrorDetail[];
 }
 
-/** Query or path values as Koa gives them: text, and an array for a repeated query key. */
 type RawValues = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
- * A function that turns `ctx.query` or `ctx.params` into the typed values of `parameters`
- * (the very Parameter objects the OpenAPI document shows, their schemas compiled here), or
- * throws a 400 naming each problem, in the order of the request. Query text is trimmed;
- * a query number is read from any JSON number spelling (`10`, `2.5E0`, `1e-7`: what
- * JavaScript's and Python's `str` write), never from other text (" 12", "0x10", "Infinity");
- * a path integer only in its one spelling (no leading zero), since a path names one resource;
- * a repeated key "must be given once".
+ * `ctx.query` or `ctx.params` as the typed values of `parameters`, or a 400 naming each problem
+ * in the order of the request. A path integer has one spelling only, since a path names one resource.
  */
 export function parameterValidator<T = Record<string, unknown>>(
   parameters: readonly Parameter[],
   options: ValidatorOptions = {},
 ): (raw: RawValues) => T {
-  const readers = new Map(parameters.map((p) => [p.name, { trim: isText(p), read: reader(p) }]));
+  const readers = new Map(parameters.map((p) => [p.name, reader(p)]));
+  const properties = Object.fromEntries(parameters.map((p) => [p.name, p.schema]));
   const validate = ajv.compile({
     type: 'object',
-    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+    properties,
     required: parameters.filter((p) => p.required).map((p) => p.name),
   });
-  const schemas = new Map(parameters.map((p) => [p.name, p.schema]));
   const ignoreUnknown = options.unknown === 'ignore';
   const emptyIsAbsent = new Set(options.emptyIsAbsent);
-  const allowed = parameters.map((p) => p.name).join(', ');
-  const fail = failure(options, schemas, allowed, 'query');
+  const fail = failure(options, properties, 'query');
 
   return (raw) => {
     const values: Record<string, unknown> = {};
-    let problems: Map<string, string> | undefined;
+    const found = new Map<string, string>();
     const names = Object.keys(raw);
     for (const name of names) {
       const value = raw[name];
-      const param = readers.get(name);
-      let problem: string | undefined;
-      if (param === undefined) {
-        if (!ignoreUnknown) problem = fail.unknown(name);
+      const read = readers.get(name);
+      if (read === undefined) {
+        if (!ignoreUnknown) found.set(name, fail.unknown(name));
       } else if (typeof value === 'string') {
-        const text = param.trim ? value.trim() : value;
-        if (text !== '' || !emptyIsAbsent.has(name)) values[name] = param.read(text);
+        const given = read(value);
+        if (given !== '' || !emptyIsAbsent.has(name)) values[name] = given;
       } else if (value !== undefined) {
-        problem = 'must be given once';
-      }
-      if (problem !== undefined) {
-        problems ??= new Map();
-        problems.set(name, problem);
+        found.set(name, 'must be given once');
       }
     }
-    if (validate(values) && problems === undefined) {
+    if (validate(values) && found.size === 0) {
       const broken = options.rules?.(values);
       if (broken === undefined || broken.length === 0) return values as T;
       throw fail.error(broken);
     }
-    const found = fail.addErrors(problems, validate.errors ?? []);
+    fail.addErrors(found, validate.errors ?? []);
     // In the order of the request (a missing required parameter last), then the rules' own,
     // which judge only the values that passed their own schema.
     const fields = names.filter((name) => found.has(name));
     for (const name of found.keys()) if (!fields.includes(name)) fields.push(name);
     const details = fields.map((field) => ({ field, message: found.get(field) ?? '' }));
-    for (const broken of options.rules?.(withoutFields(values, found)) ?? []) {
+    const passed = Object.entries(values).filter(([name]) => !found.has(name));
+    for (const broken of options.rules?.(Object.fromEntries(passed)) ?? []) {
       if (!found.has(broken.field)) details.push(broken);
     }
     throw fail.error(details);
   };
 }
 
-/**
- * A function that checks a JSON request body against `schema` (the one the OpenAPI document
- * shows) and gives it back with every top-level string trimmed, or throws a 400 naming each
- * field that is wrong (`body` when it is not a JSON object).
- */
+/** A JSON object body checked against `schema`, with its top-level strings trimmed, or a 400. */
 export function bodyValidator<T>(
   schema: JsonSchema,
   options: ValidatorOptions = {},
 ): (body: unknown) => T {
   const validate = ajv.compile(schema);
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const fail = failure(
-    options,
-    new Map(Object.entries(properties)),
-    Object.keys(properties).join(', '),
-    'body',
-  );
+  const fail = failure(options, (schema.properties ?? {}) as Record<string, JsonSchema>, 'body');
   return (body) => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw fail.error([{ field: 'body', message: 'must be a JSON object' }]);
@@ -135,32 +104,30 @@ export function bodyValidator<T>(
       ]),
     );
     if (validate(value)) return value as T;
-    const problems = fail.addErrors(undefined, validate.errors ?? []);
+    const problems = fail.addErrors(new Map(), validate.errors ?? []);
     throw fail.error([...problems].map(([field, message]) => ({ field, message })));
   };
 }
 
-/** How a validator words its problems and its 400. */
 function failure(
   { label, summary, messages = {}, unknownMessage }: ValidatorOptions,
-  schemas: ReadonlyMap<string, JsonSchema>,
-  allowed: string,
+  schemas: Readonly<Record<string, JsonSchema>>,
   defaultLabel: string,
 ) {
+  const allowed = Object.keys(schemas).join(', ');
   const messageFor = (field: string, keyword: string): string => {
     const given = Object.hasOwn(messages, field) ? messages[field] : undefined;
     if (typeof given === 'string') return given;
     if (given && Object.hasOwn(given, keyword)) return given[keyword] as string;
-    const schema = schemas.get(field);
+    const schema = Object.hasOwn(schemas, field) ? schemas[field] : undefined;
     return schema ? wording(schema, keyword) : 'is not valid';
   };
   const unknown = (name: string) =>
     unknownMessage?.(name, allowed) ?? `is not allowed (allowed: ${allowed})`;
   return {
     unknown,
-    /** The problems with one message per field, the first ajv found for it. */
-    addErrors(problems: Map<string, string> | undefined, errors: ErrorObject[]) {
-      const found = problems ?? new Map<string, string>();
+    // One message per field: the first ajv found for it.
+    addErrors(found: Map<string, string>, errors: ErrorObject[]) {
       for (const error of errors) {
         const params = error.params as Record<string, string>;
         if (error.keyword === 'required') {
@@ -186,7 +153,6 @@ function failure(
   };
 }
 
-/** The rule a keyword of `schema` sets, in words a client can act on. */
 function wording(schema: JsonSchema, keyword: string): string {
   const { type, minimum, maximum, minLength, maxLength } = schema as Record<string, unknown>;
   const choices = schema.enum as unknown[] | undefined;
@@ -204,29 +170,25 @@ function wording(schema: JsonSchema, keyword: string): string {
   if (keyword === 'minLength') {
     return minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`;
   }
-  if (keyword === 'type' && typeof type === 'string') return `must be ${article(type)} ${type}`;
+  if (keyword === 'type' && typeof type === 'string') {
+    return `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  }
   return 'is not valid';
 }
 
-const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
-
-const isNumeric = (schema: JsonSchema) => schema.type === 'integer' || schema.type === 'number';
-const isText = (p: Parameter) => p.in === 'query' && !isNumeric(p.schema);
-
-/** RFC 8259's number: what a client's JSON library writes (leading zeros tolerated). */
+/** RFC 8259's number (leading zeros tolerated): never " 12", "0x10" nor "Infinity". */
 const JSON_NUMBER = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-/** A path integer has one spelling: no leading zero, no "-0". */
 const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
 
 /**
- * How a parameter's text becomes its value: a number when the schema wants one and the text
- * is one, else the text itself, for the schema to refuse. An integer beyond 2^53 is kept as
- * text too, since no JavaScript number holds it exactly: the schema's `maximum` (which every
- * integer parameter states) words the refusal.
+ * A number when the schema wants one and the text is one, else the text, for the schema to
+ * refuse; an integer beyond 2^53 too, which no number holds exactly: its `maximum` words the 400.
  */
 function reader(p: Parameter): (text: string) => unknown {
-  if (!isNumeric(p.schema)) return (text) => text;
   const integer = p.schema.type === 'integer';
+  if (!integer && p.schema.type !== 'number') {
+    return p.in === 'query' ? (text) => text.trim() : (text) => text;
+  }
   const spelling = integer && p.in === 'path' ? CANONICAL_INTEGER : JSON_NUMBER;
   return (text) => {
     if (!spelling.test(text)) return text;
@@ -234,8 +196,4 @@ function reader(p: Parameter): (text: string) => unknown {
     if (!Number.isFinite(value)) return text;
     return integer && Number.isInteger(value) && !Number.isSafeInteger(value) ? text : value;
   };
-}
-
-function withoutFields(values: Record<string, unknown>, fields: ReadonlyMap<string, string>) {
-  return Object.fromEntries(Object.entries(values).filter(([name]) => !fields.has(name)));
 }
