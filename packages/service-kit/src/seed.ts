@@ -2,38 +2,29 @@ import { readFileSync } from 'node:fs';
 import type { AnySchema, ErrorObject } from 'ajv';
 import { compileSchema } from './validation.js';
 
-/** A seed file that cannot be used; the message names the file, the record and the field. */
 export class SeedError extends Error {
   override name = 'SeedError';
 }
 
-export interface SeedRules<T> {
+interface SeedRules<T> {
   /** What the file holds, in words: `games`, `destinations`. */
   what: string;
   /** The JSON Schema of one record: a seed file is a non-empty array of them. */
   recordSchema: AnySchema;
-  /**
-   * The arrays of named records inside a record, by field, and what one of them is called
-   * (`{ activities: 'activity' }`), for messages such as
-   * `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`.
-   */
+  /** The arrays of named records inside a record, by field, and what one is called (`{ activities: 'activity' }`). */
   nested?: Readonly<Record<string, string>>;
   /** What the schema cannot say (duplicates, ranges in order), in words. */
   check?: (records: T[]) => string[];
 }
 
-/**
- * A kind of seed file: `load(file)` reads a file and checks it (a file that cannot be read or is
- * not JSON is named too), `parse(data, source)` checks records already parsed; every problem in
- * one SeedError.
- */
+/** A kind of seed file: `load(file)` reads and checks one, `parse(data, source)` checks parsed records. */
 export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
   const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
   const parse = (data: unknown, source: string): T[] => {
     const problems = new SeedProblems();
     const found = validate(data)
       ? (check?.(data) ?? [])
-      : (validate.errors ?? []).map((error) => describeRecord(error, data, nested));
+      : (validate.errors ?? []).map((error) => describeRecord(error, data as unknown[], nested));
     for (const problem of found) problems.add(problem);
     if (problems.total > 0) {
       throw new SeedError(`${source}: invalid ${what}:\n  ${problems.lines().join('\n  ')}`);
@@ -52,10 +43,9 @@ export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRule
   return { load, parse };
 }
 
-/** How many problems a SeedError lists: a file broken throughout says so in a screenful, not a line per record. */
+/** How many problems a SeedError lists: a file broken throughout says so in a screenful. */
 export const LISTED_PROBLEMS = 20;
 
-/** The problems of a seed file as they are found: the first LISTED_PROBLEMS kept, the others counted. */
 export class SeedProblems {
   readonly #listed: string[] = [];
   total = 0;
@@ -65,61 +55,50 @@ export class SeedProblems {
     if (this.#listed.length < LISTED_PROBLEMS) this.#listed.push(problem);
   }
 
-  /** The problems kept, then `and 1,234 more` when there are more. */
   lines(): string[] {
     const more = this.total - this.#listed.length;
     return more > 0 ? [...this.#listed, `and ${more.toLocaleString('en-US')} more`] : this.#listed;
   }
 }
 
-/** An ajv error in a seed file in words: the record (and the nested one) and its field, or the file as a whole. */
+/** `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`, or `the file ...`. */
 function describeRecord(
   error: ErrorObject,
-  records: unknown,
+  records: unknown[],
   nested: Readonly<Record<string, string>>,
 ): string {
   const [, index, field, innerIndex, innerField] = error.instancePath.split('/');
   if (index === undefined) return `the file ${error.message}`;
-  const record = Array.isArray(records) ? records[Number(index)] : undefined;
-  let where = recordLabel('record', index, record);
+  const record = records[Number(index)] as Record<string, unknown[] | undefined>;
+  const where = recordLabel('record', index, record);
   const kind = field !== undefined && Object.hasOwn(nested, field) ? nested[field] : undefined;
-  if (kind === undefined || innerIndex === undefined) {
-    return `${where}: ${fieldProblem(error, field) ?? error.message}`;
-  }
-  const inner = (record as Record<string, unknown[] | undefined>)[field as string]?.[
-    Number(innerIndex)
-  ];
-  where += `, ${recordLabel(kind, innerIndex, inner)}`;
-  return `${where}: ${fieldProblem(error, innerField) ?? error.message}`;
+  if (kind === undefined || innerIndex === undefined)
+    return `${where}: ${fieldProblem(error, field)}`;
+  const inner = record[field as string]?.[Number(innerIndex)];
+  return `${where}, ${recordLabel(kind, innerIndex, inner)}: ${fieldProblem(error, innerField)}`;
 }
 
-/** How much of a record's name or title its label shows: enough to find it, never the whole of a huge one. */
+/** `field "rating" must be <= 10`, or ajv's message when no field is named. */
+function fieldProblem(error: ErrorObject, field: string | undefined): string | undefined {
+  const name = field ?? error.params.missingProperty ?? error.params.additionalProperty;
+  if (name === undefined) return error.message;
+  const message = error.keyword === 'additionalProperties' ? 'is not allowed' : error.message;
+  return `field "${name}" ${message}`;
+}
+
+/** How much of a record's name or title its label shows: never the whole of a huge one. */
 const LABEL_CHARACTERS = 40;
 
-/**
- * `record 3 ("Lisbon")`: a record by its index and, when it has one as text, its name or title
- * (its first 40 characters, then `…`).
- */
+/** `record 3 ("Lisbon")`: a record by its index and, when it has one as text, its name or title. */
 export function recordLabel(kind: string, index: string | number, record: unknown): string {
-  const named =
-    record && typeof record === 'object'
-      ? ((record as { name?: unknown; title?: unknown }).name ??
-        (record as { title?: unknown }).title)
-      : undefined;
+  const { name, title } = Object(record) as { name?: unknown; title?: unknown };
+  const named = name ?? title;
   if (typeof named !== 'string') return `${kind} ${index}`;
-  // Two UTF-16 units at most per character: the first 80 units hold the first 41 characters.
+  // Two UTF-16 units at most per character: the first 82 units hold the first 41 characters.
   const characters = Array.from(named.slice(0, 2 * LABEL_CHARACTERS + 2));
   const shown =
     characters.length > LABEL_CHARACTERS
       ? `${characters.slice(0, LABEL_CHARACTERS).join('')}…`
       : named;
   return `${kind} ${index} (${JSON.stringify(shown)})`;
-}
-
-/** An ajv error at `field` in words: `field "rating" must be <= 10`. */
-function fieldProblem(error: ErrorObject, field: string | undefined): string | undefined {
-  const name = field ?? error.params.missingProperty ?? error.params.additionalProperty;
-  if (name === undefined) return undefined;
-  const message = error.keyword === 'additionalProperties' ? 'is not allowed' : error.message;
-  return `field "${name}" ${message}`;
 }
