@@ -4,10 +4,9 @@ import type { Parameter, SuccessResponse } from './operations.js';
 
 const { total: TOTAL, totalRelation: TOTAL_RELATION, link: LINK } = PAGING_HEADERS;
 
-/** The most items one page of any list holds: the largest `limit`. */
+/** The largest `limit`, and the size of a `prev` page without one. */
 const MAX_LIMIT = 1000;
 
-/** The paging parameters of a list, described for its items: `limit` (1 to 1,000), `offset` (0 to `maxOffset`). */
 export const pageParameters = {
   limit: (description: string): Parameter => ({
     name: 'limit',
@@ -23,17 +22,15 @@ export const pageParameters = {
   }),
 };
 
-/** How a list that pages by cursor and counts up to a limit is documented (pagingHeaders). */
-export interface PagingDocs {
-  /** The `next` link carries the `cursor` parameter (keyset paging) rather than an offset. */
+interface PagingDocs {
+  /** The `next` link carries a `cursor` (keyset paging) rather than an offset. */
   cursor?: boolean;
-  /** Totals may be counted up to this many only: then X-Total-Count-Relation says `gte`. */
+  /** Totals may be counted up to this many only (`countLimitApplies`: in which lists, in words). */
   countLimit?: number;
-  /** When totals are counted up to countLimit, in words (which lists). */
   countLimitApplies?: string;
 }
 
-/** The documentation of the paging headers of a list (`what`: the items, in words). */
+/** The documentation of the paging headers of a list of `what`. */
 export const pagingHeaders = (
   what: string,
   { cursor = false, countLimit, countLimitApplies = 'for some lists' }: PagingDocs = {},
@@ -59,33 +56,22 @@ export const pagingHeaders = (
   },
 });
 
-interface PageBase {
-  /** The query parameters of this page, as read: `offset` and `limit` among them. */
-  params: Record<string, unknown>;
-  /** How many items match in all (or, with `totalAtLeast`, at least). */
-  total: number;
-}
-
 /**
- * One page: of a list paged by offset (`shown`: how many items it shows), or by keyset
- * (`nextCursor`: the `cursor` parameter of the next page, undefined on the last page). Only a
- * list paged by keyset may count its total up to a bound (`totalAtLeast`: counting stopped, at
- * least `total` items match; X-Total-Count-Relation says `gte`): it knows where the next page
- * starts without the total.
+ * One page, with its query parameters as read: of a list paged by offset (`shown` items), or by
+ * keyset (`nextCursor`, undefined on the last page). Only a keyset list may count its total up to
+ * a bound (`totalAtLeast`), since it finds its next page without the total.
  */
-export type PageOf = PageBase &
-  ({ shown: number } | { nextCursor: string | undefined; totalAtLeast?: boolean });
+type PageOf = { params: Record<string, unknown>; total: number } & (
+  | { shown: number }
+  | { nextCursor: string | undefined; totalAtLeast?: boolean }
+);
 
 const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
 
 /**
- * Sets `X-Total-Count` and `Link` (the `next` and `prev` pages, RFC 8288) for one page of a
- * list, and `X-Total-Count-Relation` when the list says whether its total is exact. The links
- * keep the other parameters, in their order, then `offset` (or `cursor`) and `limit`, and start
- * from the offset asked, never from a total that is only a lower bound. Without a limit there is
- * no next page; a `prev` page never starts below 0, nor past the last item when the total is
- * exact. With keyset paging (`nextCursor`), `next` carries the cursor; a page reached by a cursor
- * has no `prev`.
+ * Sets a page's `X-Total-Count`, `X-Total-Count-Relation` and `Link` (RFC 8288). The links keep
+ * the other parameters in their order, and start from the offset asked, never from a total that
+ * is only a lower bound.
  */
 export function setPageHeaders(ctx: Context, page: PageOf): void {
   const { params, total } = page;
