@@ -7,7 +7,6 @@ import { Router } from './paths.js';
 const DOCS_CACHE = CACHE_CONTROL.stable;
 
 export interface Api {
-  /** The OpenAPI 3.1 document, its own operation included. */
   document: JsonSchema;
   /** The service's operations, then the document's own (GET /openapi.json). */
   operations: Operation[];
@@ -34,20 +33,13 @@ export function describeApi(info: ApiInfo, operations: readonly Operation[]): Ap
   return { document, operations: all };
 }
 
-/** Renders one of the kit's views (its file name) in the service's layout as the answer (see pages.ts). */
-export type RenderKitView = (
-  ctx: Context,
-  view: string,
-  locals: Record<string, unknown>,
-) => Promise<void>;
-
-/** GET /docs: the API reference, rendered from the document in the service's layout. */
-export function docsPage(document: JsonSchema, render: RenderKitView): Router {
+/** GET /docs: the API reference, a kit view rendered in the service's layout (see pages.ts). */
+export function docsPage(
+  document: JsonSchema,
+  renderKitView: (ctx: Context, view: string, locals: Record<string, unknown>) => Promise<void>,
+): Router {
   return new Router().get('/docs', async (ctx) => {
     ctx.set('Cache-Control', DOCS_CACHE);
-    await render(ctx, 'docs.pug', {
-      title: 'API reference',
-      api: document,
-    });
+    await renderKitView(ctx, 'docs.pug', { title: 'API reference', api: document });
   });
 }

@@ -62,10 +62,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const BEARER_DESCRIPTION =
   'Writes need `Authorization: Bearer <token>` when the service has a token.';
 
-/**
- * The API is where the document is: a relative URL, resolved against the URL the client read
- * the document from, so it stays true on any host and port and behind a proxy.
- */
+/** A relative URL, resolved against the document's own: true on any host and port, behind a proxy. */
 const SAME_ORIGIN = {
   url: '/',
   description: 'The host that serves this document (a relative URL: any host and port)',
@@ -76,8 +73,6 @@ export function mount(router: Router, operations: readonly Operation[]): Router 
   for (const op of operations) router[op.method](op.path, ...(op.use ?? []), op.handler);
   return router;
 }
-
-const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** An OpenAPI 3.1 document of the operations; every schema in it is one the service uses. */
 export function openApiDocument(info: ApiInfo, operations: readonly Operation[]): JsonSchema {
@@ -100,7 +95,7 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
-    const path = toOpenApiPath(op.path);
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[op.method] = {
       summary: op.summary,
