@@ -1,26 +1,18 @@
 // Hand-written: env-schema makes a second ajv instance on import and needs coerceTypes and removeAdditional, which the kit's one instance cannot take (they change how bodies and queries are judged).
-/** Settings every service reads from its environment. */
 export interface ServerConfig {
   port: number;
   host: string;
   logRequests: boolean;
-  /** Origins allowed to call the JSON API from a browser (`CORS_ORIGINS`). */
+  /** Origins allowed to call the JSON API from a browser. */
   corsOrigins: string[];
-  /** Whether GET /metrics answers (`METRICS`). */
   metrics: boolean;
-  /**
-   * How long the server keeps serving and accepting after SIGTERM, with /readyz answering 503,
-   * before it stops (`SHUTDOWN_DELAY_MS`): time for a proxy or Kubernetes to stop sending.
-   */
+  /** How long to keep serving after SIGTERM, /readyz answering 503: time for a proxy to stop sending. */
   shutdownDelayMs: number;
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
-/**
- * A setting from the environment, refused with a message naming it: with a boolean fallback,
- * `true` or `false` (empty: the fallback); with a number, a whole decimal number within bounds.
- */
+/** A setting from the environment: `true` or `false` (empty: the fallback), or a whole number within bounds. */
 export function envSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean;
 export function envSetting(
   env: NodeJS.ProcessEnv,
@@ -52,7 +44,6 @@ export function envSetting(
   return value;
 }
 
-/** The settings of the HTTP server, with the service's own defaults. */
 export function readServerConfig(
   env: NodeJS.ProcessEnv,
   defaults: { port: number; corsOrigins: readonly string[] },

@@ -3,19 +3,12 @@
 import type { Context } from 'koa';
 import { BadRequest } from './errors.js';
 
-/**
- * One element of an entity-tag list (RFC 9110 §8.8.3, §5.6.1): optional weak prefix, the
- * quoted opaque value (any visible character but `"`), then a comma or the end. Empty
- * elements (`a, , b`) are allowed, as the list rule says.
- */
+/** One element of an entity-tag list, maybe empty (RFC 9110 §8.8.3, §5.6.1), then a comma or the end. */
 const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/y;
 
 /**
- * A request's If-Match or If-None-Match (RFC 9110 §13.1.1, §13.1.2): undefined when absent, `'*'`,
- * or the opaque values of its tags. If-Match compares strongly, so its weak tags are left out
- * (they never match); If-None-Match compares weakly, so `W/"3"` and `"3"` both name 3. A header
- * that is not `*` nor a list of quoted tags names no tag on a GET or HEAD, and is a 400 naming
- * it on any other method.
+ * A request's If-Match or If-None-Match: undefined, `'*'`, or its tags' values. If-Match compares
+ * strongly, so its weak tags never match and are left out (RFC 9110 §13.1.1, §13.1.2).
  */
 export function readEntityTags(
   ctx: Context,

@@ -11,7 +11,6 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
-/** The JSON error body, as documented in every OpenAPI document. */
 export const errorBodySchema = {
   type: 'object',
   additionalProperties: false,
@@ -34,7 +33,6 @@ export const errorBodySchema = {
 // http-errors' constructors return the error they build, with their own prototype: each class
 // below gives it back its own, so that `instanceof BadRequest` holds.
 
-/** 400: the request is wrong; `details` names each problem, field by field. */
 export class BadRequest extends createError.BadRequest {
   details?: ErrorDetail[];
   constructor(message: string, details?: ErrorDetail[]) {

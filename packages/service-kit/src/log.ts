@@ -2,20 +2,11 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 
-/** What pino writes to: stdout's SonicBoom by default (end, destroy and 'close'), or a test's stream. */
-interface Output {
-  end?: () => void;
-  destroy?: () => void;
-  once?: (event: 'close', listener: () => void) => void;
-}
-
-/** What each logger made by createLogger writes to. */
+/** What each logger writes to: stdout's SonicBoom, or a test's stream. */
+type Output = Partial<Pick<ReturnType<typeof pino.destination>, 'end' | 'destroy' | 'once'>>;
 const outputs = new WeakMap<Logger, Output>();
 
-/**
- * One JSON object per line on stdout, the format log collectors read; every line names the
- * service that wrote it, so that the output of several services can be read and filtered.
- */
+/** JSON lines on stdout, each naming the service, so that the output of several can be filtered. */
 export function createLogger(
   service: string,
   destination: DestinationStream = pino.destination({ dest: 1, sync: false }),
@@ -35,16 +26,12 @@ export function createLogger(
 
 export const silentLogger: Logger = pino({ level: 'silent' });
 
-/** How long an exit waits for the lines logged so far to be written: a reader that takes longer is gone or stuck. */
-const LOG_WRITE_WAIT_MS = 2_000;
-
 /**
- * Exits with `code` once every line logged so far is written, in order (pino writes stdout
- * asynchronously), or after `waitMs` whatever became of them. When stdout's reader has gone or
- * stopped reading, the lines still waiting are dropped: pino's own flush at exit would retry
- * the write forever (sonic-boom's flushSync loops on EPIPE), and no timer could end the process.
+ * Exits once the lines logged so far are written (pino writes stdout asynchronously), or after
+ * `waitMs`, dropping them: a reader gone or stuck would make pino's own flush at exit retry the
+ * write forever (sonic-boom's flushSync loops on EPIPE), and no timer could end the process.
  */
-export function exitAfterLogs(logger: Logger, code: number, waitMs = LOG_WRITE_WAIT_MS): void {
+export function exitAfterLogs(logger: Logger, code: number, waitMs = 2_000): void {
   const output = outputs.get(logger) ?? {};
   const exit = () => process.exit(code);
   setTimeout(() => {
