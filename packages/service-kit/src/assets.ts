@@ -7,18 +7,11 @@ import { CACHE_CONTROL } from './cache-control.js';
 
 const PREFIX = '/assets/';
 
-export interface Assets {
-  /** The URL of an asset, carrying its content hash so that it can be cached for good. */
-  url(name: string): string;
-  /** Serves the files under /assets/: for good when the URL names the current version. */
-  middleware: Middleware;
-}
-
 /**
- * The files of `dirs` (the service's, the kit's), served by @koa/send under /assets/; their
- * versions are hashed once at start. A name may stand in one folder only.
+ * The files of `dirs` (the service's, the kit's) under /assets/, each URL naming its version (a
+ * hash made at start), so that it can be cached for good. A name may stand in one folder only.
  */
-export function assets(dirs: readonly string[]): Assets {
+export function assets(dirs: readonly string[]) {
   const files = new Map<string, { dir: string; version: string }>();
   for (const dir of dirs) {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -29,24 +22,23 @@ export function assets(dirs: readonly string[]): Assets {
       files.set(entry.name, { dir, version: hash.digest('base64url').slice(0, 12) });
     }
   }
-  return {
-    url(name) {
-      const file = files.get(name);
-      if (!file) throw new Error(`No asset named ${name} in ${dirs.join(' or ')}`);
-      return `${PREFIX}${name}?v=${file.version}`;
-    },
-    middleware: async (ctx, next) => {
-      if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-        return next();
-      }
-      const name = ctx.path.slice(PREFIX.length);
-      const file = files.get(name);
-      if (file === undefined) return next();
-      ctx.set(
-        'Cache-Control',
-        ctx.query.v === file.version ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate,
-      );
-      await send(ctx, name, { root: file.dir });
-    },
+  const middleware: Middleware = async (ctx, next) => {
+    if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+      return next();
+    }
+    const name = ctx.path.slice(PREFIX.length);
+    const file = files.get(name);
+    if (file === undefined) return next();
+    ctx.set(
+      'Cache-Control',
+      ctx.query.v === file.version ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate,
+    );
+    await send(ctx, name, { root: file.dir });
   };
+  const url = (name: string): string => {
+    const file = files.get(name);
+    if (!file) throw new Error(`No asset named ${name} in ${dirs.join(' or ')}`);
+    return `${PREFIX}${name}?v=${file.version}`;
+  };
+  return { url, middleware };
 }

@@ -1,9 +1,6 @@
 import type { Context } from 'koa';
 
-/**
- * The Cache-Control values the services answer with, named once. Each answer says how long any
- * cache (a browser, the caching proxy in front of the services) may keep it.
- */
+/** How long any cache (a browser, the proxy in front) may keep an answer. */
 export const CACHE_CONTROL = {
   /** Never kept: an answer that differs every time (a random page) or tells the moment (health, errors, writes). */
   noStore: 'no-store',
@@ -17,7 +14,7 @@ export const CACHE_CONTROL = {
   immutable: 'public, max-age=31536000, immutable',
 } as const;
 
-/** Answers `body` as data fixed while the process runs: any cache may keep it (`stable`). */
+/** Answers `body` as data fixed while the process runs (`stable`). */
 export function answerStable(ctx: Context, body: unknown): void {
   ctx.set('Cache-Control', CACHE_CONTROL.stable);
   ctx.body = body;

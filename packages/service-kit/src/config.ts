@@ -6,13 +6,13 @@ export interface ServerConfig {
   /** Origins allowed to call the JSON API from a browser. */
   corsOrigins: string[];
   metrics: boolean;
-  /** How long to keep serving after SIGTERM, /readyz answering 503: time for a proxy to stop sending. */
+  /** How long to serve on after SIGTERM, /readyz answering 503: for a proxy to stop sending. */
   shutdownDelayMs: number;
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
-/** A setting from the environment: `true` or `false` (empty: the fallback), or a whole number within bounds. */
+/** A setting from the environment: `true` or `false` (empty: the fallback), or a whole number. */
 export function envSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean;
 export function envSetting(
   env: NodeJS.ProcessEnv,

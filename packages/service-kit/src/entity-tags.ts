@@ -3,7 +3,7 @@
 import type { Context } from 'koa';
 import { BadRequest } from './errors.js';
 
-/** One element of an entity-tag list, maybe empty (RFC 9110 §8.8.3, §5.6.1), then a comma or the end. */
+/** One element of an entity-tag list, maybe empty (RFC 9110 §8.8.3, §5.6.1), then `,` or end. */
 const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/y;
 
 /**

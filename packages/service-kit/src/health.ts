@@ -36,7 +36,7 @@ const schema = (status: JsonSchema, details: Record<string, JsonSchema> = {}) =>
   properties: { status: { type: 'string', ...status }, ...details },
 });
 
-/** A GET never stored, answering `{ status, ...details }`: 200 when the status is `ok`, else 503. */
+/** A GET never stored, answering `{ status, ...details }`: 200 if its status is `ok`, else 503. */
 function probe(
   operation: Omit<Operation, 'method' | 'errors' | 'handler'>,
   answer: (ctx: Context) => Promise<{ status: string }>,

@@ -5,21 +5,12 @@ export { answerStable, CACHE_CONTROL } from './cache-control.js';
 export { envSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
 export { readEntityTags } from './entity-tags.js';
-export {
-  BadRequest,
-  type ErrorDetail,
-  NotFound,
-} from './errors.js';
+export { BadRequest, type ErrorDetail, NotFound } from './errors.js';
 export { healthOperations } from './health.js';
 export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './paths.js';
 export { runService } from './run.js';
-export {
-  recordLabel,
-  SeedError,
-  SeedProblems,
-  seedFile,
-} from './seed.js';
+export { recordLabel, SeedError, SeedProblems, seedFile } from './seed.js';
 export { bodyValidator, parameterValidator } from './validation.js';

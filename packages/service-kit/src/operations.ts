@@ -62,7 +62,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const BEARER_DESCRIPTION =
   'Writes need `Authorization: Bearer <token>` when the service has a token.';
 
-/** A relative URL, resolved against the document's own: true on any host and port, behind a proxy. */
+/** A relative URL, resolved against the document's: true on any host and port, behind a proxy. */
 const SAME_ORIGIN = {
   url: '/',
   description: 'The host that serves this document (a relative URL: any host and port)',

@@ -4,18 +4,14 @@ import { serve } from './serve.js';
 
 export interface Started {
   app: Koa;
-  /** Where to listen, and how long to keep serving after SIGTERM (see `ServerConfig`). */
   config: { port: number; host: string; shutdownDelayMs?: number };
   /** Closes what the service opened (a database), once every connection is closed. */
   onClose?: () => Promise<void> | void;
-  /** Logged with the listening line (how many records, which store). */
+  /** Logged with the listening line. */
   details?: Record<string, unknown>;
 }
 
-/**
- * A service's process: a logger named after it, `start` (read the configuration, load the data,
- * build the app), then listen; any failure on the way is logged and exits 1.
- */
+/** A service's process: a logger, `start` (config, data, app), then listen; a failure exits 1. */
 export async function runService(
   service: string,
   start: (logger: Logger) => Promise<Started> | Started,

@@ -11,13 +11,13 @@ interface SeedRules<T> {
   what: string;
   /** The JSON Schema of one record: a seed file is a non-empty array of them. */
   recordSchema: AnySchema;
-  /** The arrays of named records inside a record, by field, and what one is called (`{ activities: 'activity' }`). */
+  /** Arrays of named records in a record, and what one is called: `{ activities: 'activity' }`. */
   nested?: Readonly<Record<string, string>>;
   /** What the schema cannot say (duplicates, ranges in order), in words. */
   check?: (records: T[]) => string[];
 }
 
-/** A kind of seed file: `load(file)` reads and checks one, `parse(data, source)` checks parsed records. */
+/** A kind of seed file: `load(file)` reads and checks one, `parse(data, source)` checks records. */
 export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
   const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
   const parse = (data: unknown, source: string): T[] => {
@@ -61,7 +61,7 @@ export class SeedProblems {
   }
 }
 
-/** `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`, or `the file ...`. */
+/** `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`. */
 function describeRecord(
   error: ErrorObject,
   records: unknown[],

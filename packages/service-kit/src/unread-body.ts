@@ -1,20 +1,15 @@
 // By hand: no maintained library drops a request body an error answer left unread, within bounds (what nginx calls a lingering close).
 import type { IncomingMessage } from 'node:http';
 
-/** How much of a body left unread an error answer drops before it is sent, at most. */
 const DROP_BYTES = 4 * 1024 * 1024;
 const DROP_MS = 1000;
 
 /**
- * Reads and drops what a handler left unread of a request body, within 4 MiB and 1 s, and
- * resolves whether the body ended: the connection can then carry the next request. A connection
- * closed with unread bytes makes the kernel send a reset, which can destroy an answer the client
- * has not read yet; a body declared larger is not read, one that goes beyond the bounds is read
- * no further, and either connection must close.
+ * Drops what was left unread of a request body, within bounds, and resolves whether it ended (else
+ * the connection must close): closed with unread bytes, it would reset the answer away.
  */
 export function dropUnreadBody(req: IncomingMessage): Promise<boolean> {
   if (req.complete) return Promise.resolve(true);
-  // A body declared larger than the bound is not read at all.
   if (req.destroyed || Number(req.headers['content-length']) > DROP_BYTES) {
     return Promise.resolve(false);
   }

@@ -3,7 +3,7 @@ import { BadRequest, type ErrorDetail } from './errors.js';
 import type { JsonSchema, Parameter } from './operations.js';
 
 // The one ajv instance, for input and seed files: `strict` refuses an unknown keyword rather than
-// ignoring it; `multipleOf` to 9 decimals, so that 19.99 is a multiple of 0.01 in binary floating point.
+// ignore it; `multipleOf` to 9 decimals, so that 19.99 is a multiple of 0.01 in floating point.
 const ajv = new Ajv({
   allErrors: true,
   strict: true,
@@ -18,22 +18,22 @@ interface ValidatorOptions {
   label?: string;
   /** The 400's message from its details, instead. */
   summary?: (details: ErrorDetail[]) => string;
-  /** A field's message, whatever rule it breaks or by JSON Schema keyword; default: the schema in words. */
+  /** A field's message, or its message by JSON Schema keyword; by default the schema in words. */
   messages?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
   unknownMessage?: (name: string, allowed: string) => string | undefined;
   /** 'ignore' leaves unknown query parameters out (a page's); by default they are a 400. */
   unknown?: 'reject' | 'ignore';
   /** Query parameters that a form sends empty when nothing is chosen: empty, they are absent. */
   emptyIsAbsent?: readonly string[];
-  /** Rules across parameters (`from` not after `to`), given the values that passed their own schema. */
+  /** Rules across parameters (`from` not after `to`), given the values their schemas passed. */
   rules?: (values: Readonly<Record<string, unknown>>) => ErrorDetail[];
 }
 
 type RawValues = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
- * `ctx.query` or `ctx.params` as the typed values of `parameters`, or a 400 naming each problem
- * in the order of the request. A path integer has one spelling only, since a path names one resource.
+ * `ctx.query` or `ctx.params` as the typed values of `parameters`, or a 400 naming each problem in
+ * the order of the request. A path integer has one spelling, since a path names one resource.
  */
 export function parameterValidator<T = Record<string, unknown>>(
   parameters: readonly Parameter[],

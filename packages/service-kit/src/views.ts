@@ -7,15 +7,11 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Text made safe to place in HTML, as element content or a quoted attribute value. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] as string);
 }
 
-/**
- * A description as HTML: each `backtick span` becomes <code>, everything else is escaped.
- * An unpaired backtick is kept as it is.
- */
+/** A description as HTML: each `backtick span` becomes <code>, everything else is escaped. */
 export function inlineCode(text: string): string {
   return text
     .split(/(`[^`]+`)/)
@@ -27,10 +23,7 @@ export function inlineCode(text: string): string {
     .join('');
 }
 
-/**
- * A path as HTML that a line may break only after a slash: each segment is kept whole
- * (`top-rated` never splits at its hyphen), so a long path wraps on a phone without breaking a word.
- */
+/** A path as HTML that wraps only after a slash: `top-rated` never splits at its hyphen. */
 export function breakablePath(path: string): string {
   return path
     .split('/')
@@ -41,7 +34,7 @@ export function breakablePath(path: string): string {
 
 const SCHEMA_REF = '#/components/schemas/';
 
-/** The name of the component a `$ref` points to (`Error`), or undefined for another schema. */
+/** The name of the component a `$ref` points to (`Error`). */
 export function schemaRef(schema: unknown): string | undefined {
   const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
   return typeof ref === 'string' && ref.startsWith(SCHEMA_REF)
@@ -49,10 +42,9 @@ export function schemaRef(schema: unknown): string | undefined {
     : undefined;
 }
 
-/** The id of a component schema's section in the API reference. */
 export const schemaAnchor = (name: string) => `schema-${name}`;
 
-/** A schema as indented JSON in HTML: escaped, each `$ref` to a component a link to its section. */
+/** A schema as indented JSON in HTML, each `$ref` to a component a link to its section. */
 export function schemaJson(schema: unknown): string {
   return escapeHtml(JSON.stringify(schema, null, 2)).replace(
     /(&quot;\$ref&quot;: )&quot;#\/components\/schemas\/([\w.-]+)&quot;/g,
@@ -61,9 +53,8 @@ export function schemaJson(schema: unknown): string {
   );
 }
 
-/** Formatting the kit's views use, available to every template as `format`. */
 export const kitFormatting = {
-  /** A JSON Schema's type in a few words, for the API reference. */
+  /** A JSON Schema's type in a few words. */
   schemaType: (schema: {
     type?: unknown;
     enum?: unknown[];
