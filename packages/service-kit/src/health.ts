@@ -2,18 +2,13 @@ import type { Context } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { JsonSchema, Operation } from './operations.js';
 
-export interface HealthReport {
-  /** False when a dependency does not answer: 503. */
-  ok: boolean;
-  /** What the service tells beside its status (how many records, which store). */
-  details: Record<string, unknown>;
-}
+type HealthReport = { ok: boolean; details: Record<string, unknown> };
 
-export interface HealthOptions {
+interface HealthOptions {
   summary?: string;
   /** The JSON Schemas of the details, by name. */
   details: Record<string, JsonSchema>;
-  /** The service's state: /healthz shows it, /readyz answers 503 when it is not ok. */
+  /** The service's state (not ok: a dependency does not answer), which /healthz shows. */
   check: () => HealthReport | Promise<HealthReport>;
   /** Documents the 503 of a dependency that does not answer. */
   mayFail?: boolean;

@@ -97,12 +97,8 @@ export function bodyValidator<T>(
       throw fail.error([{ field: 'body', message: 'must be a JSON object' }]);
     }
     // A copy with every string trimmed (ajv cannot trim); fromEntries keeps `__proto__` a plain key.
-    const value = Object.fromEntries(
-      Object.entries(body).map(([key, item]) => [
-        key,
-        typeof item === 'string' ? item.trim() : item,
-      ]),
-    );
+    const trim = (item: unknown) => (typeof item === 'string' ? item.trim() : item);
+    const value = Object.fromEntries(Object.entries(body).map(([key, item]) => [key, trim(item)]));
     if (validate(value)) return value as T;
     const problems = fail.addErrors(new Map(), validate.errors ?? []);
     throw fail.error([...problems].map(([field, message]) => ({ field, message })));

@@ -55,13 +55,7 @@ export function schemaJson(schema: unknown): string {
 
 export const kitFormatting = {
   /** A JSON Schema's type in a few words. */
-  schemaType: (schema: {
-    type?: unknown;
-    enum?: unknown[];
-    minimum?: number;
-    maximum?: number;
-    $ref?: unknown;
-  }) => {
+  schemaType: (schema: Record<string, unknown>) => {
     const ref = schemaRef(schema);
     if (ref !== undefined) return ref;
     if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
