@@ -74,17 +74,19 @@ export function mount(router: Router, operations: readonly Operation[]): Router 
   return router;
 }
 
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+
 /** An OpenAPI 3.1 document of the operations; every schema in it is one the service uses. */
 export function openApiDocument(info: ApiInfo, operations: readonly Operation[]): JsonSchema {
   const secured = operations.some((op) => op.bearerAuth);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const responses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(op.responses)) {
+    for (const [status, { description, headers, schema }] of Object.entries(op.responses)) {
       responses[status] = {
-        description: response.description,
-        ...(response.headers && { headers: response.headers }),
-        ...(response.schema && { content: { 'application/json': { schema: response.schema } } }),
+        description,
+        ...(headers && { headers }),
+        ...(schema && { content: json(schema) }),
       };
     }
     if (op.method === 'get' && !('304' in responses))
@@ -92,7 +94,7 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
     for (const status of [...op.errors, 500]) {
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: json({ $ref: '#/components/schemas/Error' }),
       };
     }
     const path = op.path.replace(/:(\w+)/g, '{$1}');
@@ -102,12 +104,7 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
       ...(op.description && { description: op.description }),
       operationId: op.id,
       ...(op.parameters && { parameters: op.parameters }),
-      ...(op.requestBody && {
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: op.requestBody } },
-        },
-      }),
+      ...(op.requestBody && { requestBody: { required: true, content: json(op.requestBody) } }),
       // With a scheme in the document, each operation says whether it needs it: a read, not.
       ...(secured && { security: op.bearerAuth ? [{ bearerAuth: [] }] : [] }),
       responses,
