@@ -9,10 +9,8 @@ export const PAGING_HEADERS = {
 /** What a success says of the resource it carries: an error answer drops them. */
 const RESOURCE_HEADERS = ['ETag', 'Location', ...Object.values(PAGING_HEADERS)];
 
-/** Set by an error answer (503, 401). */
 const ERROR_HEADERS = ['Retry-After', 'WWW-Authenticate'];
 
-/** What a script on another origin may need to read. */
 export const EXPOSED_HEADERS = ['X-Request-Id', ...RESOURCE_HEADERS, ...ERROR_HEADERS];
 
 /** An error drops these: the resource's, an earlier error's, the success's caching and encoding. */

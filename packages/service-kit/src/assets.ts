@@ -7,10 +7,7 @@ import { CACHE_CONTROL } from './cache-control.js';
 
 const PREFIX = '/assets/';
 
-/**
- * The files of `dirs` (the service's, the kit's) under /assets/, each URL naming its version (a
- * hash made at start), so that it can be cached for good. A name may stand in one folder only.
- */
+/** The files of `dirs` under /assets/, at URLs naming their version so as to be cached for good. */
 export function assets(dirs: readonly string[]) {
   const files = new Map<string, { dir: string; version: string }>();
   for (const dir of dirs) {

@@ -57,9 +57,8 @@ export const pagingHeaders = (
 });
 
 /**
- * One page, with its query parameters as read: of a list paged by offset (`shown` items), or by
- * keyset (`nextCursor`, undefined on the last page). Only a keyset list may count its total up to
- * a bound (`totalAtLeast`), since it finds its next page without the total.
+ * A page of a list paged by offset (`shown` items) or by keyset; only the latter may count its
+ * total up to a bound (`totalAtLeast`), since it finds its next page without the total.
  */
 type PageOf = { params: Record<string, unknown>; total: number } & (
   | { shown: number }
@@ -68,11 +67,7 @@ type PageOf = { params: Record<string, unknown>; total: number } & (
 
 const PAGE_PARAMETERS = new Set(['offset', 'limit', 'cursor']);
 
-/**
- * Sets a page's `X-Total-Count`, `X-Total-Count-Relation` and `Link` (RFC 8288). The links keep
- * the other parameters in their order, and start from the offset asked, never from a total that
- * is only a lower bound.
- */
+/** Sets a page's headers; its links start from the offset asked, never from a lower-bound total. */
 export function setPageHeaders(ctx: Context, page: PageOf): void {
   const { params, total } = page;
   const totalAtLeast = 'totalAtLeast' in page ? page.totalAtLeast : undefined;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The views the kit brings (the API reference); they extend the service's own `layout`, which has a `head` block. */
+/** The kit's views (the API reference): they extend the service's `layout`, and its `head` block. */
 export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
 
 type Template = (locals: Record<string, unknown>) => string;
@@ -10,10 +10,7 @@ type Template = (locals: Record<string, unknown>) => string;
 /** A kit view's name in a compiled views module, beside the service's own. */
 const KIT_PREFIX = 'service-kit/';
 
-/**
- * The templates compiled at build time by `compileViews`, as a koa-views engine: in production
- * the Pug compiler (about 40 MB of memory) is never loaded. Undefined when running the sources.
- */
+/** The templates compiled at build time, a koa-views engine: Pug (40 MB) is never loaded. */
 export function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
   if (!compiledModule || !existsSync(compiledModule)) return undefined;
   const keyOf = (file: string) =>
@@ -27,10 +24,7 @@ export function compiledEngine(viewsDir: string, compiledModule: string | undefi
   };
 }
 
-/**
- * Compiles the service's templates (not its folders of partials) and the kit's own views (which
- * extend the service's layout) into one ES module of template functions.
- */
+/** The service's templates (not its folders of partials) and the kit's as one ES module. */
 export async function compileViews(viewsDir: string, outFile: string): Promise<number> {
   const { default: pug } = await import('pug');
   const options = { basedir: viewsDir, compileDebug: false, name: 'template' };
