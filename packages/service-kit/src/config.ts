@@ -1,14 +1,5 @@
 // Hand-written: env-schema makes a second ajv instance on import and needs coerceTypes and removeAdditional, which the kit's one instance cannot take (they change how bodies and queries are judged).
-export interface ServerConfig {
-  port: number;
-  host: string;
-  logRequests: boolean;
-  /** Origins allowed to call the JSON API from a browser. */
-  corsOrigins: string[];
-  metrics: boolean;
-  /** How long to serve on after SIGTERM, /readyz answering 503: for a proxy to stop sending. */
-  shutdownDelayMs: number;
-}
+export type ServerConfig = ReturnType<typeof readServerConfig>;
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
@@ -47,16 +38,17 @@ export function envSetting(
 export function readServerConfig(
   env: NodeJS.ProcessEnv,
   defaults: { port: number; corsOrigins: readonly string[] },
-): ServerConfig {
+) {
   return {
     port: envSetting(env, 'PORT', defaults.port, { max: 65535 }),
     host: env.HOST || '127.0.0.1',
     logRequests: envSetting(env, 'LOG_REQUESTS', true),
-    // A comma-separated list of origins, or `*`.
+    /** The origins allowed to call the JSON API from a browser: a comma-separated list, or `*`. */
     corsOrigins: env.CORS_ORIGINS?.split(',')
       .map((origin) => origin.trim())
       .filter(Boolean) ?? [...defaults.corsOrigins],
     metrics: envSetting(env, 'METRICS', true),
+    /** How long to serve on after SIGTERM, /readyz answering 503: for a proxy to stop sending. */
     shutdownDelayMs: envSetting(env, 'SHUTDOWN_DELAY_MS', 0, { max: 60_000 }),
   };
 }

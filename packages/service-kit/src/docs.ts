@@ -6,16 +6,12 @@ import { Router } from './paths.js';
 /** The document and its page change only with a new release of the service. */
 const DOCS_CACHE = CACHE_CONTROL.stable;
 
-export interface Api {
-  document: JsonSchema;
-  /** The service's operations, then the document's own (GET /openapi.json). */
-  operations: Operation[];
-}
+export type Api = ReturnType<typeof describeApi>;
 
 export const DOCUMENT_PATH = '/openapi.json';
 
-/** The operations of a JSON API and their OpenAPI document, served at /openapi.json. */
-export function describeApi(info: ApiInfo, operations: readonly Operation[]): Api {
+/** The operations of a JSON API, then the document's own, and their OpenAPI document. */
+export function describeApi(info: ApiInfo, operations: readonly Operation[]) {
   const self: Operation = {
     id: 'openApiDocument',
     method: 'get',

@@ -29,8 +29,6 @@ interface ValidatorOptions {
   rules?: (values: Readonly<Record<string, unknown>>) => ErrorDetail[];
 }
 
-type RawValues = Readonly<Record<string, string | string[] | undefined>>;
-
 /**
  * `ctx.query` or `ctx.params` as the typed values of `parameters`, or a 400 naming each problem in
  * the order of the request. A path integer has one spelling, since a path names one resource.
@@ -38,7 +36,7 @@ type RawValues = Readonly<Record<string, string | string[] | undefined>>;
 export function parameterValidator<T = Record<string, unknown>>(
   parameters: readonly Parameter[],
   options: ValidatorOptions = {},
-): (raw: RawValues) => T {
+): (raw: Readonly<Record<string, string | string[] | undefined>>) => T {
   const readers = new Map(parameters.map((p) => [p.name, reader(p)]));
   const properties = Object.fromEntries(parameters.map((p) => [p.name, p.schema]));
   const validate = ajv.compile({
