@@ -21,7 +21,7 @@ export async function runService(
   try {
     started = await start(logger);
     const { app, config, onClose, details } = started;
-    const url = await serve(app, { ...config, logger, ...(onClose && { onClose }) });
+    const url = await serve(app, { ...config, logger, onClose });
     logger.info({ url, ...details }, `${service} listening`);
   } catch (error) {
     logger.error({ error: (error as Error).message }, `${service} cannot start`);

@@ -72,9 +72,8 @@ export function parameterValidator<T = Record<string, unknown>>(
     fail.addErrors(found, validate.errors ?? []);
     // In the order of the request (a missing required parameter last), then the rules' own,
     // which judge only the values that passed their own schema.
-    const fields = names.filter((name) => found.has(name));
-    for (const name of found.keys()) if (!fields.includes(name)) fields.push(name);
-    const details = fields.map((field) => ({ field, message: found.get(field) ?? '' }));
+    const fields = new Set([...names.filter((name) => found.has(name)), ...found.keys()]);
+    const details = [...fields].map((field) => ({ field, message: found.get(field) ?? '' }));
     const passed = Object.entries(values).filter(([name]) => !found.has(name));
     for (const broken of options.rules?.(Object.fromEntries(passed)) ?? []) {
       if (!found.has(broken.field)) details.push(broken);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The kit's views (the API reference): they extend the service's `layout`, and its `head` block. */
+/** The kit's views (the API reference): they extend the service's `layout` and its `head` block. */
 export const KIT_VIEWS = join(dirname(fileURLToPath(import.meta.url)), '..', 'views');
 
 type Template = (locals: Record<string, unknown>) => string;
