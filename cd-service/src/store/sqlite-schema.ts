@@ -25,10 +25,15 @@ export const RECORD_PROPERTIES = [
   'updatedAt',
 ] as const;
 
+/** The properties of a public CD, in toCd's order. */
+const CD_PROPERTIES = ['id', ...FIELD_NAMES, 'createdAt', 'updatedAt'];
+
+/** Columns selected under their properties' names. */
+const selected = (names: readonly string[]) =>
+  names.map((name) => (column(name) === name ? name : `${column(name)} AS ${name}`)).join(', ');
+
 /** The columns of a public CD, named as in toCd. */
-export const CD_COLUMNS = ['id', ...FIELD_NAMES, 'createdAt', 'updatedAt']
-  .map((name) => (column(name) === name ? name : `${column(name)} AS ${name}`))
-  .join(', ');
+export const CD_COLUMNS = selected(CD_PROPERTIES);
 
 /**
  * A column's type and NOT NULL: the table holds the shape, the rules are the JSON Schema's
@@ -239,6 +244,8 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export interface SqliteQuery {
   sql: string;
   params: (string | number)[];
+  /** The property each selected column is, in order. */
+  names: readonly string[];
   /** One row, one column `total`: how many CDs match in all (up to COUNT_LIMIT + 1). */
   countSql: string;
   countParams: (string | number)[];
@@ -279,20 +286,19 @@ export function toSqlite(
   const order = query.orderBy
     .map((o) => `${column(o.field)} ${o.direction === 1 ? 'ASC' : 'DESC'}`)
     .join(', ');
-  const columns =
+  const names =
     query.fields === 'title'
       ? ['title', ...query.orderBy.map((o) => o.field).filter((field) => field !== 'title')]
-          .map((name) => (column(name) === name ? name : `${column(name)} AS ${name}`))
-          .join(', ')
-      : CD_COLUMNS;
+      : CD_PROPERTIES;
   const filterKeys = FILTERS.map((f) => f.key as string).filter((key) =>
     query.where.some((c) => c.field === key && c.op === 'eq'),
   );
   const [first] = query.orderBy;
   const index = listIndex(filterKeys, first?.field ?? 'title').name;
   return {
-    sql: `SELECT ${columns} FROM ${TABLE} INDEXED BY ${index}${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    sql: `SELECT ${selected(names)} FROM ${TABLE} INDEXED BY ${index}${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
     params: [...values, part.limit, part.offset],
+    names,
     ...countOf(query),
   };
 }

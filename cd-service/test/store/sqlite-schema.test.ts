@@ -58,6 +58,7 @@ describe('SQLite mapping', () => {
     expect(toSqlite(buildListQuery({}))).to.deep.equal({
       sql: `SELECT ${CD_COLUMNS} FROM cds INDEXED BY cds_list_title_id_release_year ORDER BY title ASC, id ASC LIMIT ? OFFSET ?`,
       params: [100, 0],
+      names: ['id', 'title', 'artist', 'genre', 'releaseYear', 'createdAt', 'updatedAt'],
       countSql: KEPT_COUNT_SQL,
       countParams: ['', ''],
     });
@@ -126,6 +127,7 @@ describe('SQLite mapping', () => {
       countSql:
         'SELECT COUNT(*) AS total FROM (SELECT 1 FROM cds WHERE artist_key = ? AND genre_key = ? AND release_year < ? LIMIT 1001)',
       countParams: ["x' or 1=1 --", '%', 1990],
+      names: ['id', 'title', 'artist', 'genre', 'releaseYear', 'createdAt', 'updatedAt'],
     });
     expect(query.sql).not.to.match(/LIKE|REGEXP|GLOB/);
   });
