@@ -129,17 +129,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 }
 
 /** What a service's app takes from its config and its tests, beside its data. */
-export interface AppSettings {
-  logger?: Logger;
-  /** Write one log line per request. */
-  logRequests?: boolean;
-  /** Compile each template once (off while editing them). */
-  cacheViews?: boolean;
+export type AppSettings = Pick<ServiceAppOptions, 'logger' | 'logRequests' | 'cacheViews'> & {
   /** Origins allowed to call the JSON API from a browser; `*` (the default) for any. */
   corsOrigins?: readonly string[];
   /** Whether GET /metrics answers. */
   metrics?: boolean;
-}
+};
 
 /**
  * createServiceApp for a service of pages beside a JSON API, laid out as the kit expects: its

@@ -28,46 +28,20 @@ const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
 const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
 
 /**
- * Per connection, made once when it opens: the response to the last request Node handed to the
- * app, while it is being made or its request is still being read. A request only sets a field of
- * it: a WeakMap entry written per request (a new value each time) made every garbage collection
- * dearer; so did an answer kept once closed, which lived on into the old generation.
+ * The answer a connection is making, or whose request is still being read: set by each request,
+ * cleared when it closes. (Kept longer, every answer lived on into the old generation, and made
+ * each garbage collection dearer.)
  */
 interface Exchange {
   res?: ServerResponse | undefined;
 }
-const exchanges = new WeakMap<Socket, Exchange>();
+/** Per server made by createHttpServer: its open connections. */
+const connectionsOf = new WeakMap<Server, Map<Socket, Exchange>>();
 
-function recordAnswer(req: IncomingMessage, res: ServerResponse) {
-  const exchange = exchanges.get(req.socket);
-  if (exchange) {
-    exchange.res = res;
-    res.once('close', () => {
-      if (exchange.res === res && req.complete) exchange.res = undefined;
-    });
-  }
-  // A chunked body ends in trailers, which Node's parser may refuse once the answer is sent
-  // (Content-Length in them): the connection is then closed, and a proxy that had pooled it
-  // would lose the next client's request on it. Such a connection carries no second request.
-  if (req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
-}
+/** An answer is being made, or is not yet all handed to the socket. */
+const answering = (res: ServerResponse | undefined) => res !== undefined && !res.writableFinished;
 
-/** An answer of this connection is being made, or is not yet all handed to the socket. */
-function answering(socket: Socket): boolean {
-  const res = exchanges.get(socket)?.res;
-  return res !== undefined && !res.writableFinished;
-}
-
-/** The app has a request of this connection whose body or trailers are not all read. */
-function reading(socket: Socket): boolean {
-  const res = exchanges.get(socket)?.res;
-  return res !== undefined && !res.req.complete;
-}
-
-/** Connections being closed after a parse error. */
-const closing = new WeakSet<Socket>();
-
-/** An error answered on the socket itself, before Koa: the JSON error body, then the socket is closed. */
+/** The error answered on the socket itself, before Koa, which then closes it. */
 function rawJsonError(status: number, message: string): string {
   const body = JSON.stringify({ error: message, status });
   return [
@@ -91,32 +65,46 @@ function rawJsonError(status: number, message: string): string {
 export function createHttpServer(app: Koa): Server {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
-  server.on('connection', (socket: Socket) => exchanges.set(socket, {}));
-  server.prependListener('request', recordAnswer);
+  const connections = new Map<Socket, Exchange>();
+  connectionsOf.set(server, connections);
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, {});
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const exchange = connections.get(req.socket);
+    if (exchange) {
+      exchange.res = res;
+      res.once('close', () => {
+        if (exchange.res === res && req.complete) exchange.res = undefined;
+      });
+    }
+    // A chunked body ends in trailers, which Node's parser may refuse once the answer is sent:
+    // the connection then closes, and a proxy that had pooled it would lose the next request.
+    if (req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
+  });
+  /** Connections being closed after a parse error: Node may report more, the first decides. */
+  const closing = new WeakSet<Socket>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // Node may report more errors from the bytes that follow: the first decides.
     if (closing.has(socket)) return;
     closing.add(socket);
-    // An error in the body or trailers of a request the app has (a bad chunk, Content-Length in
-    // the trailers, often found once it is answered): that request is broken, and a 400 would be
-    // a second answer to it, which a proxy pooling the connection hands to the next client.
-    if (!socket.writable || error.code === 'ECONNRESET' || reading(socket)) {
+    const res = connections.get(socket)?.res;
+    // An error in the body or trailers of a request the app has: a 400 would be a second answer
+    // to it, which a proxy pooling the connection hands to the next client.
+    if (!socket.writable || error.code === 'ECONNRESET' || (res && !res.req.complete)) {
       socket.destroy();
       return;
     }
-    // The bytes in error begin a request of their own: the requests before them keep their
-    // answers (a write was applied). Once they are sent (Node then ends the connection itself),
-    // the 400 goes where the connection is still open. (Node's default handler writes its 400
-    // at once, in place of an answer not yet begun.)
+    // The bytes in error begin a request of their own: the answer under way is sent first (a
+    // write was applied), then the 400. Node's own handler would write it in that answer's place.
     const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
     const refuse = () =>
       socket.writable ? socket.end(rawJsonError(status, message)) : socket.destroy();
-    const res = exchanges.get(socket)?.res;
-    if (res && !res.writableFinished) res.once('close', refuse);
+    if (answering(res)) res?.once('close', refuse);
     else refuse();
   });
-  // Node hands CONNECT to this event, never to the app; no route tunnels anything. The socket is
-  // ours from here: without an error listener, a client's reset would end the process.
+  // Node hands CONNECT to this event, never to the app. Without an error listener on the socket,
+  // a client's reset would end the process.
   server.on('connect', (_req, socket: Socket) => {
     socket.on('error', () => socket.destroy());
     socket.end(rawJsonError(405, 'Method CONNECT is not allowed'));
@@ -125,31 +113,19 @@ export function createHttpServer(app: Koa): Server {
 }
 
 /**
- * How a server made by createHttpServer stops without resetting a request that a client has
- * already sent. Call it before `listen` (it keeps the server's connections); the function it
- * answers stops taking connections (one that arrives is closed at once, unanswered), answers
- * every request from then on, and those under way, with `Connection: close`, and closes a
- * connection only once it has had no request under way and read nothing for `idleMs`. Once no
- * connection is left it closes the server (a new connection is refused), and resolves.
- *
- * http.Server's close() waits until then: it closes every idle keep-alive connection at once
- * (Node >= 19), while the client's next request may already be on its way, and the client then
- * sees a reset.
+ * How a server made by createHttpServer stops without resetting a request a client has already
+ * sent (http.Server's close() closes idle keep-alive connections at once, while the client's
+ * next request may be on its way). The function it answers stops taking connections (one that
+ * arrives is closed unanswered), answers every request from then on with `Connection: close`,
+ * closes a connection once it has had nothing under way and read nothing for `idleMs`, and
+ * resolves once none is left and the server is closed.
  */
 export function gracefulStop(server: Server): (idleMs?: number) => Promise<void> {
-  const sockets = new Set<Socket>();
+  const connections = connectionsOf.get(server);
+  if (!connections) throw new Error('gracefulStop needs a server made by createHttpServer');
   let stopping = false;
-  let onLastClosed = () => {};
   server.on('connection', (socket: Socket) => {
-    if (stopping) {
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    socket.once('close', () => {
-      sockets.delete(socket);
-      if (stopping && sockets.size === 0) onLastClosed();
-    });
+    if (stopping) socket.destroy();
   });
   return (idleMs = IDLE_GRACE_MS) =>
     new Promise<void>((resolve) => {
@@ -157,30 +133,28 @@ export function gracefulStop(server: Server): (idleMs?: number) => Promise<void>
       server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
         res.setHeader('Connection', 'close');
       });
+      for (const { res } of connections.values()) {
+        if (res && !res.headersSent) res.setHeader('Connection', 'close');
+      }
       /** Per connection: what it had read, and since when it has been quiet. */
       const quiet = new WeakMap<Socket, { bytesRead: number; since: number }>();
       const sweep = () => {
+        if (connections.size === 0) {
+          clearInterval(sweeping);
+          server.close(() => resolve());
+          return;
+        }
         const now = performance.now();
-        for (const socket of sockets) {
+        for (const [socket, { res }] of connections) {
           const seen = quiet.get(socket);
-          // A request being read, an answer being made or still being sent: not idle.
-          const busy = answering(socket) || socket.writableLength > 0;
+          const busy = answering(res) || socket.writableLength > 0;
           if (busy || !seen || seen.bytesRead !== socket.bytesRead) {
             quiet.set(socket, { bytesRead: socket.bytesRead, since: now });
           } else if (now - seen.since >= idleMs) socket.destroy();
         }
       };
-      for (const socket of sockets) {
-        const res = exchanges.get(socket)?.res;
-        if (res && !res.headersSent) res.setHeader('Connection', 'close');
-      }
       const sweeping = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
-      onLastClosed = () => {
-        clearInterval(sweeping);
-        server.close(() => resolve());
-      };
-      if (sockets.size === 0) onLastClosed();
-      else sweep();
+      sweep();
     });
 }
 

@@ -13,12 +13,18 @@ const KIT_PREFIX = 'service-kit/';
 /** The templates compiled at build time, a koa-views engine: Pug (40 MB) is never loaded. */
 export function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
   if (!compiledModule || !existsSync(compiledModule)) return undefined;
-  const keyOf = (file: string) =>
-    file.startsWith(KIT_VIEWS) ? KIT_PREFIX + relative(KIT_VIEWS, file) : relative(viewsDir, file);
-  let templates: Promise<Record<string, Template>> | undefined;
+  // koa-views names the template by its file: each key of the module, as the file it came from.
+  const fileOf = (key: string) =>
+    key.startsWith(KIT_PREFIX)
+      ? join(KIT_VIEWS, key.slice(KIT_PREFIX.length))
+      : join(viewsDir, key);
+  let templates: Promise<Map<string, Template>> | undefined;
   return async (file: string, locals: Record<string, unknown>): Promise<string> => {
-    templates ??= import(pathToFileURL(compiledModule).href).then((module) => module.default);
-    const template = (await templates)[keyOf(file)];
+    templates ??= import(pathToFileURL(compiledModule).href).then(
+      ({ default: compiled }: { default: Record<string, Template> }) =>
+        new Map(Object.entries(compiled).map(([key, template]) => [fileOf(key), template])),
+    );
+    const template = (await templates).get(file);
     if (!template) throw new Error(`${compiledModule} has no template for ${file}`);
     return template(locals);
   };

@@ -43,7 +43,7 @@ describe('pages', () => {
         (m) => [m[1], m[2]],
       );
       expect(options).to.deep.equal([
-        ['', 'Choose a destination…'],
+        ['', 'Choose a destination&#x2026;'],
         ...itineraries.all.map((e) => [e.slug, e.destination.name]),
       ]);
       expect(res.text).to.match(/<button type="submit">/);
