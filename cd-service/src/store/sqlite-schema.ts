@@ -11,9 +11,19 @@ import { FIELD_NAMES, FIELDS, FILTERS, type FieldName, SORT_FIELDS } from '../cd
 
 export const TABLE = 'cds';
 
-/** The column of a record property: releaseYear -> release_year. */
+const columns = new Map<string, string>();
+
+/**
+ * The column of a record property: releaseYear -> release_year. Each list's SQL names a dozen
+ * columns: each name is worked out once (the names are the schema's, a bounded set).
+ */
 export function column(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  let col = columns.get(name);
+  if (col === undefined) {
+    col = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    columns.set(name, col);
+  }
+  return col;
 }
 
 /** Every stored property, in column order: id, the fields, their filter keys, the timestamps. */
