@@ -1,5 +1,3 @@
-import type { Operation } from './operations.js';
-
 export const PAGING_HEADERS = {
   total: 'X-Total-Count',
   totalRelation: 'X-Total-Count-Relation',
@@ -21,17 +19,3 @@ export const DISCARDED_ON_ERROR = [
   'Content-Encoding',
   'Last-Modified',
 ];
-
-/** The request headers the operations read, for a CORS preflight to allow, in one order. */
-export function requestHeadersOf(operations: readonly Operation[]): string[] {
-  const names = new Set(['X-Request-Id']);
-  for (const op of operations) {
-    if (op.method === 'get') names.add('If-None-Match');
-    if (op.bearerAuth) names.add('Authorization');
-    if (op.requestBody) names.add('Content-Type');
-    for (const parameter of op.parameters ?? []) {
-      if (parameter.in === 'header') names.add(parameter.name);
-    }
-  }
-  return [...names].sort();
-}

@@ -5,55 +5,45 @@ import type { Registry } from 'prom-client';
 import { assets } from './assets.js';
 import { compression } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
-import { type CorsOptions, corsFor } from './cors.js';
+import { corsFor } from './cors.js';
 import { type Api, DOCUMENT_PATH, docsPage } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { HEALTH_PATHS } from './health.js';
-import { serializeJson } from './json.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, METRICS_PATH, metricsEndpoint } from './metrics.js';
 import { KIT_PUBLIC, pages } from './pages.js';
 import { normalizePath, type Router } from './paths.js';
 import { recordRequests } from './request-record.js';
 import { routing } from './routing.js';
-import { securityHeaders, withHeaders } from './security-headers.js';
+import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
 
 export interface ServiceAppOptions {
-  /** The service's name: in its metrics. */
+  /** In its metrics. */
   service: string;
   /** The service's folder: its `views/` (with `layout.pug`) and `public/` (assets). */
   root: string;
   /** The JSON API: its operations, mounted in order, and their document (also shown at /docs). */
   api: Api;
-  /**
-   * The service's own path prefixes answered with JSON, errors included (`/api` covers
-   * `/api/...`); the kit's JSON routes (the probes, /openapi.json) are JSON without them.
-   */
+  /** The service's path prefixes answered with JSON (`/api` covers `/api/...`), beside the kit's. */
   jsonPaths: readonly string[];
   /** The pages' routes (outside jsonPaths). */
   routers?: readonly Router[];
   /** Undocumented routes of the JSON paths (a helpful 404, say), matched before the operations. */
   apiRouters?: readonly Router[];
-  /** The file of the error page's view (`error.pug`), for requests outside jsonPaths; JSON errors when absent. */
+  /** The error page's view (`error.pug`), for requests outside jsonPaths; JSON errors without it. */
   errorView?: string;
-  /** Formatting helpers for the templates, beside the kit's, as `format`. */
+  /** The templates' `format`, beside the kit's helpers. */
   formatting?: Record<string, unknown>;
   /** Compile each template once (off while editing them). */
   cacheViews?: boolean;
-  /**
-   * The module of compiled templates written by `compile-views` at build time (beside the
-   * compiled app: `new URL('./views.js', import.meta.url)`); without it, Pug compiles them.
-   */
+  /** The module `compile-views` wrote at build time; without it, Pug compiles the templates. */
   compiledViews?: URL;
   logger?: Logger;
-  /** Write one log line per request. */
   logRequests?: boolean;
-  cors?: CorsOptions;
-  /**
-   * GET /metrics: a Prometheus registry to serve (a service may add its own metrics to it),
-   * true (the default) for a new one with the process metrics, false for none.
-   */
+  /** `*`, or the origins allowed to call the JSON API from a browser; none by default. */
+  cors?: { origins: readonly string[] };
+  /** GET /metrics: a registry to serve, true (the default) for a new one, false for none. */
   metrics?: Registry | boolean;
   /** Content-Security-Policy directives, helmet's way; by default, pages that load only their own assets. */
   contentSecurityPolicy?: Record<string, string[]>;
@@ -82,7 +72,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     formatting: options.formatting,
     errorView: options.errorView,
   });
-  const metrics = metricsRegistry(options);
+  const { metrics: given = true } = options;
+  const metrics = given === true ? createMetricsRegistry(options.service) : given || undefined;
   app.metrics = metrics;
   const security = securityHeaders(isJson, options.contentSecurityPolicy);
 
@@ -98,10 +89,15 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   // Before anything reads the path: every layer sees `%74op-rated` as `top-rated`.
   app.use(normalizePath);
   app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
-  app.use(errorHandler({ logger, isApi: isJson, headers: security, renderPage: page.renderError }));
+  app.use(
+    errorHandler({ logger, isApi: isJson, setHeaders: security, renderPage: page.renderError }),
+  );
   app.use(wellFormedRequest);
-  app.use(corsFor(isJson, api.operations, options.cors ?? { origins: [] }));
-  app.use(withHeaders(security));
+  app.use(corsFor(isJson, api.operations, options.cors?.origins ?? []));
+  app.use((ctx, next) => {
+    security(ctx);
+    return next();
+  });
   app.use(compression);
   app.use(conditionalGet);
 
@@ -117,7 +113,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       return serveMetrics(ctx, () => routes.api(ctx, next));
     }
     await routes.api(ctx, next);
-    serializeJson(ctx);
+    // Serialized here once, to the bytes the ETag and compression above see.
+    const { body } = ctx;
+    if (
+      body &&
+      typeof body === 'object' &&
+      !Buffer.isBuffer(body) &&
+      typeof (body as { pipe?: unknown }).pipe !== 'function'
+    ) {
+      ctx.body = JSON.stringify(body);
+    }
   };
   const answerPage: Middleware = (ctx, next) => {
     // The templates' `path`.
@@ -137,11 +142,9 @@ export type AppSettings = Pick<ServiceAppOptions, 'logger' | 'logRequests' | 'ca
 };
 
 /**
- * createServiceApp for a service of pages beside a JSON API, laid out as the kit expects: its
- * folder (views/, public/) is the one above `appModule` (its app's `import.meta.url`), its
- * templates are compiled by `npm run build` beside that module (absent when running the
- * sources), its error page is the `error` view, and its API answers browsers of any origin
- * unless `corsOrigins` says otherwise.
+ * createServiceApp for a service laid out as games and travel are: views/ and public/ in the
+ * folder above `appModule` (its app's `import.meta.url`), compiled views beside it, the `error`
+ * view, and CORS for any origin unless `corsOrigins` says otherwise.
  */
 export function createPagesApp(
   appModule: string,
@@ -167,21 +170,18 @@ export function createPagesApp(
 /** Errors of an answer whose client went away in the middle of it (a probe that timed out too). */
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 
-/** The registry of GET /metrics, if any (see ServiceAppOptions.metrics). */
-function metricsRegistry({ metrics = true, service }: ServiceAppOptions): Registry | undefined {
-  if (metrics === false) return undefined;
-  return metrics === true ? createMetricsRegistry(service) : metrics;
-}
-
-/** Whether a path is one of the prefixes or below one (`/api` covers `/api/games`, not `/apis`). */
-const underPaths =
-  (prefixes: readonly string[]) =>
-  (path: string): boolean =>
-    prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-
 /**
- * Whether a path is answered with JSON (errors included): the service's prefixes, and the kit's
- * own routes that are not pages. The edge's `api_path` says the same (a bench test checks it).
+ * Whether a path is answered with JSON (errors included): at or below (`/api/games`, not `/apis`)
+ * one of the service's prefixes or the kit's JSON routes. The edge's `api_path` says the same (a
+ * bench test checks it).
  */
-export const jsonPathTest = (servicePrefixes: readonly string[]) =>
-  underPaths([...servicePrefixes, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH, METRICS_PATH]);
+export function jsonPathTest(servicePrefixes: readonly string[]) {
+  const prefixes = [
+    ...servicePrefixes,
+    ...Object.values(HEALTH_PATHS),
+    DOCUMENT_PATH,
+    METRICS_PATH,
+  ];
+  return (path: string): boolean =>
+    prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}

@@ -1,30 +1,38 @@
 // Hand-written: @koa/cors 5 has no option to leave out `Vary: Origin` when every origin is
 // allowed, which would make a shared cache (the stack's edge) keep one copy per origin.
 import type { Context, Middleware } from 'koa';
-import { EXPOSED_HEADERS, requestHeadersOf } from './api-headers.js';
+import { EXPOSED_HEADERS } from './api-headers.js';
 import type { Operation } from './operations.js';
 
-export interface CorsOptions {
-  /** `*`, or the origins allowed; an empty list turns CORS off. */
-  origins: readonly string[];
-}
-
 /**
- * CORS (the Fetch standard's) for the requests `applies` selects (the JSON API). A preflight
- * allows the operations' methods (HEAD with GET) and the request headers they read, for 10
- * minutes; every other answer lets a script read the headers an API answer may carry
- * (EXPOSED_HEADERS). With `*`, every answer says so, Origin or not: it is the same for all.
+ * CORS (the Fetch standard's) for the requests `applies` selects (the JSON API), from `origins`
+ * (`*`, or a list; none turns CORS off). A preflight allows the operations' methods (HEAD with
+ * GET) and the request headers they read, for 10 minutes; every other answer lets a script read
+ * the headers an API answer may carry (EXPOSED_HEADERS). With `*`, every answer says so, Origin
+ * or not: it is the same for all.
  */
 export function corsFor(
   applies: (ctx: Context) => boolean,
   operations: readonly Operation[],
-  { origins }: CorsOptions,
+  origins: readonly string[],
 ): Middleware {
   if (origins.length === 0) return (_ctx, next) => next();
   const anyOrigin = origins.includes('*');
+  const methods = new Set<string>();
+  const headers = new Set(['X-Request-Id']);
+  for (const op of operations) {
+    methods.add(op.method.toUpperCase());
+    if (op.method === 'get') headers.add('If-None-Match');
+    if (op.bearerAuth) headers.add('Authorization');
+    if (op.requestBody) headers.add('Content-Type');
+    for (const parameter of op.parameters ?? []) {
+      if (parameter.in === 'header') headers.add(parameter.name);
+    }
+  }
+  if (methods.has('GET')) methods.add('HEAD');
   const preflight = {
-    'Access-Control-Allow-Methods': methodsOf(operations).join(','),
-    'Access-Control-Allow-Headers': requestHeadersOf(operations).join(','),
+    'Access-Control-Allow-Methods': [...methods].join(','),
+    'Access-Control-Allow-Headers': [...headers].sort().join(','),
     'Access-Control-Max-Age': '600',
   };
   const exposed = EXPOSED_HEADERS.join(',');
@@ -45,11 +53,4 @@ export function corsFor(
     ctx.set('Access-Control-Expose-Headers', exposed);
     return next();
   };
-}
-
-/** The methods of the operations, as a preflight lists them (HEAD with GET). */
-function methodsOf(operations: readonly Operation[]): string[] {
-  const methods = new Set(operations.map((operation) => operation.method.toUpperCase()));
-  if (methods.has('GET')) methods.add('HEAD');
-  return [...methods];
 }

@@ -5,30 +5,27 @@ import { DISCARDED_ON_ERROR } from './api-headers.js';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
-import type { SecurityHeaders } from './security-headers.js';
 import { dropUnreadBody } from './unread-body.js';
-
-export interface ErrorHandlerOptions {
-  logger: Logger;
-  /** Renders the error page of a request that is not for the JSON API; JSON when absent or failing. */
-  renderPage?: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined;
-  isApi: (ctx: Context) => boolean;
-  /** Sets the headers every error answer carries (the security headers), whatever failed and where. */
-  headers: SecurityHeaders;
-}
 
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
  * `expose`, as the kit's errors and Koa's own helpers throw) keeps its status, message, details
  * and headers; anything else is logged and answered with a generic message. Bodiless error
  * statuses (404 fall-through, 405 from the router) get a body too. No error answer is stored.
+ * Every one gets the security headers (`setHeaders`) again; outside the API, the error page
+ * (`renderPage`) when there is one and it renders.
  */
 export function errorHandler({
   logger,
   renderPage,
   isApi,
-  headers: setHeaders,
-}: ErrorHandlerOptions): Middleware {
+  setHeaders,
+}: {
+  logger: Logger;
+  renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined;
+  isApi: (ctx: Context) => boolean;
+  setHeaders: (ctx: Context) => void;
+}): Middleware {
   return async (ctx, next) => {
     let body: ErrorBody;
     try {
@@ -67,19 +64,14 @@ export function errorHandler({
 }
 
 function toErrorBody(error: unknown): ErrorBody {
-  const { status, expose, message, details } = (error ?? {}) as {
-    status?: unknown;
-    expose?: unknown;
-    message?: unknown;
-    details?: unknown;
-  };
-  if (typeof status === 'number' && status >= 400 && status < 600) {
-    const shown = Boolean(expose) && typeof message === 'string' && message !== '';
-    const body: ErrorBody = { error: shown ? message : statusText(status), status };
-    if (status < 500 && Array.isArray(details)) body.details = details;
-    return body;
+  const { status, expose, message, details } = Object(error) as Record<string, unknown>;
+  if (typeof status !== 'number' || status < 400 || status >= 600) {
+    return { error: statusText(500), status: 500 };
   }
-  return { error: statusText(500), status: 500 };
+  const shown = Boolean(expose) && typeof message === 'string' && message !== '';
+  const body: ErrorBody = { error: shown ? message : statusText(status), status };
+  if (status < 500 && Array.isArray(details)) body.details = details;
+  return body;
 }
 
 function fallThroughMessage(ctx: Context, api: boolean): string {

@@ -2,11 +2,12 @@
 // pino-http logs the raw URL rather than the route template.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Middleware } from 'koa';
-import type { Registry } from 'prom-client';
+import type { RouterContext } from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { Histogram, type Registry } from 'prom-client';
 import { HEALTH_PATHS } from './health.js';
 import type { Logger } from './log.js';
-import { requestDuration, routeOf } from './metrics.js';
+import { METRICS_PATH } from './metrics.js';
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
 
@@ -16,14 +17,23 @@ const VALID_ID = /^[\w.:-]{1,128}$/;
  */
 const PROBES = new Set<string>(Object.values(HEALTH_PATHS));
 
-/** The caller's X-Request-Id when it is sane, else a new one. */
-export function requestIdFor(given: string | string[] | undefined): string {
-  return typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+/**
+ * The route a request went to, as its template (`/cds/:id`), never the raw path: the label
+ * set stays bounded whatever paths clients send.
+ */
+function routeOf(ctx: Context): string {
+  // @koa/router sets routerPath on the context of a request that one of its routes answered.
+  const { routerPath } = ctx as Partial<RouterContext>;
+  if (routerPath !== undefined) return routerPath;
+  if (ctx.path.startsWith('/assets/')) return '/assets/:file';
+  return ctx.path === METRICS_PATH ? METRICS_PATH : 'unmatched';
 }
 
 /**
- * What every request gets: an id (in `ctx.state.requestId` and X-Request-Id), and a record of
- * its answer in `metrics` (by route template) and, when given, one line in `log`.
+ * What every request gets: an id (the caller's X-Request-Id when it is sane, else a new one, in
+ * `ctx.state.requestId` and X-Request-Id), its time to answer in `metrics` (by route template,
+ * method and status: the histogram's `_count` counts the requests, one metric per request and not
+ * two) and, when given, one line in `log`.
  */
 export function recordRequests({
   log,
@@ -32,10 +42,19 @@ export function recordRequests({
   log?: Logger | undefined;
   metrics?: Registry | undefined;
 }): Middleware {
-  const duration = metrics && requestDuration(metrics);
+  const duration =
+    metrics &&
+    new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route template, method and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [metrics],
+    });
   return async (ctx, next) => {
     const started = performance.now();
-    const requestId = requestIdFor(ctx.req.headers['x-request-id']);
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
     ctx.res.setHeader('X-Request-Id', requestId);
     try {

@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 
 /** The Content-Security-Policy of sites whose pages load only their own assets. */
 const PAGES_POLICY = {
@@ -38,18 +38,15 @@ const API_HEADERS = {
   xXssProtection: false,
 } as const;
 
-/** Sets the security headers on an answer (on Node's response, before anything is sent). */
-export type SecurityHeaders = (ctx: Context) => void;
-
 /**
- * helmet, as its README shows it (a connect-style middleware, given Node's request and
- * response): on pages, its defaults with this Content-Security-Policy (the pages' own by
- * default); on JSON answers (`isJson`), API_HEADERS.
+ * Sets the security headers on Node's response with helmet, as its README shows it (connect-style,
+ * on Node's request and response): on pages, its defaults with this Content-Security-Policy; on
+ * JSON answers (`isJson`), API_HEADERS.
  */
 export function securityHeaders(
   isJson: (ctx: Context) => boolean,
   contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY,
-): SecurityHeaders {
+): (ctx: Context) => void {
   const connectStyle = (setHeaders: ReturnType<typeof helmet>) => (ctx: Context) =>
     setHeaders(ctx.req, ctx.res, (error?: unknown) => {
       if (error) throw error;
@@ -62,12 +59,4 @@ export function securityHeaders(
   );
   const api = connectStyle(helmet(API_HEADERS));
   return (ctx) => (isJson(ctx) ? api(ctx) : page(ctx));
-}
-
-/** Sets these headers on every answer, before the rest runs. */
-export function withHeaders(setHeaders: SecurityHeaders): Middleware {
-  return (ctx, next) => {
-    setHeaders(ctx);
-    return next();
-  };
 }

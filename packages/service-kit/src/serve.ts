@@ -28,15 +28,11 @@ const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
 const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
 
 /**
- * The answer a connection is making, or whose request is still being read: set by each request,
- * cleared when it closes. (Kept longer, every answer lived on into the old generation, and made
- * each garbage collection dearer.)
+ * Per connection, the answer it is making, or whose request is still being read: set by each
+ * request, cleared when it closes (kept longer, every answer lived on into the old generation,
+ * and made each garbage collection dearer).
  */
-interface Exchange {
-  res?: ServerResponse | undefined;
-}
-/** Per server made by createHttpServer: its open connections. */
-const connectionsOf = new WeakMap<Server, Map<Socket, Exchange>>();
+type Exchange = { res?: ServerResponse | undefined };
 
 /** An answer is being made, or is not yet all handed to the socket. */
 const answering = (res: ServerResponse | undefined) => res !== undefined && !res.writableFinished;
@@ -60,16 +56,25 @@ function rawJsonError(status: number, message: string): string {
 /**
  * The HTTP server of an app: keep-alive longer than common load balancers', and what Node
  * would answer itself (a malformed request, a request without Host, CONNECT) answered with the
- * JSON error body.
+ * JSON error body. `stop` stops it without resetting a request a client has already sent
+ * (http.Server's close() closes idle keep-alive connections at once, while the client's next
+ * request may be on its way): it stops taking connections (one that arrives is closed
+ * unanswered), answers every request from then on with `Connection: close`, closes a connection
+ * once it has had nothing under way and read nothing for `idleMs`, and resolves once none is
+ * left and the server is closed.
  */
-export function createHttpServer(app: Koa): Server {
+export function createHttpServer(app: Koa): {
+  server: Server;
+  stop: (idleMs?: number) => Promise<void>;
+} {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
   const connections = new Map<Socket, Exchange>();
-  connectionsOf.set(server, connections);
+  let stopping = false;
   server.on('connection', (socket: Socket) => {
     connections.set(socket, {});
     socket.once('close', () => connections.delete(socket));
+    if (stopping) socket.destroy();
   });
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const exchange = connections.get(req.socket);
@@ -109,25 +114,7 @@ export function createHttpServer(app: Koa): Server {
     socket.on('error', () => socket.destroy());
     socket.end(rawJsonError(405, 'Method CONNECT is not allowed'));
   });
-  return server;
-}
-
-/**
- * How a server made by createHttpServer stops without resetting a request a client has already
- * sent (http.Server's close() closes idle keep-alive connections at once, while the client's
- * next request may be on its way). The function it answers stops taking connections (one that
- * arrives is closed unanswered), answers every request from then on with `Connection: close`,
- * closes a connection once it has had nothing under way and read nothing for `idleMs`, and
- * resolves once none is left and the server is closed.
- */
-export function gracefulStop(server: Server): (idleMs?: number) => Promise<void> {
-  const connections = connectionsOf.get(server);
-  if (!connections) throw new Error('gracefulStop needs a server made by createHttpServer');
-  let stopping = false;
-  server.on('connection', (socket: Socket) => {
-    if (stopping) socket.destroy();
-  });
-  return (idleMs = IDLE_GRACE_MS) =>
+  const stop = (idleMs = IDLE_GRACE_MS) =>
     new Promise<void>((resolve) => {
       stopping = true;
       server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
@@ -156,6 +143,7 @@ export function gracefulStop(server: Server): (idleMs?: number) => Promise<void>
       const sweeping = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
       sweep();
     });
+  return { server, stop };
 }
 
 export interface ServeOptions {
@@ -170,21 +158,21 @@ export interface ServeOptions {
 
 /**
  * Listens; on SIGTERM or SIGINT: /readyz answers 503 at once, the server keeps serving and
- * accepting for `shutdownDelayMs` (for a proxy to stop sending), then stops as gracefulStop
- * says, runs onClose and exits 0; or 1 after 10 s more. A second signal ends the delay.
+ * accepting for `shutdownDelayMs` (for a proxy to stop sending), then stops as createHttpServer's
+ * `stop` says, runs onClose and exits 0; or 1 after 10 s more. A second signal ends the delay.
  * Answers the URL actually bound (PORT=0 picks a free port).
  */
 export async function serve(
   app: Koa,
   { port, host, logger, shutdownDelayMs = 0, onClose = () => {} }: ServeOptions,
 ): Promise<string> {
-  const server = createHttpServer(app);
-  const stop = gracefulStop(server);
+  const { server, stop } = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
 
+  let signalled = false;
   let delay: NodeJS.Timeout | undefined;
   const stopAccepting = async () => {
     delay = undefined;
@@ -203,19 +191,16 @@ export async function serve(
     logger.info('shut down');
     exitAfterLogs(logger, 0);
   };
-  let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      if (delay) {
-        clearTimeout(delay);
-        void stopAccepting();
-      }
-      return;
+    if (!signalled) {
+      signalled = true;
+      markDraining(app);
+      logger.info({ signal, delayMs: shutdownDelayMs }, 'shutting down');
+      delay = setTimeout(stopAccepting, shutdownDelayMs);
+    } else if (delay) {
+      clearTimeout(delay);
+      void stopAccepting();
     }
-    stopping = true;
-    markDraining(app);
-    logger.info({ signal, delayMs: shutdownDelayMs }, 'shutting down');
-    delay = setTimeout(stopAccepting, shutdownDelayMs);
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { createHttpServer, gracefulStop } from '../src/serve.js';
+import { createHttpServer } from '../src/serve.js';
 import { captureLogger, listen } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 import { rawExchange, servedFixture } from './raw-http.js';
@@ -54,15 +53,14 @@ async function openConnection(port: number) {
 
 async function listening(options: Parameters<typeof fixtureService>[0] = {}) {
   const service = fixtureService(options);
-  const server: Server = createHttpServer(service.app);
-  const stop = gracefulStop(server);
+  const { server, stop } = createHttpServer(service.app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return { ...service, server, stop, port };
 }
 
-describe('gracefulStop', () => {
+describe("createHttpServer's stop", () => {
   it('keeps an idle keep-alive connection open: a request sent on it after the stop is answered with Connection: close', async () => {
     const { stop, port } = await listening();
     const client = await openConnection(port);

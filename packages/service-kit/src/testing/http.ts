@@ -7,7 +7,8 @@ import { createHttpServer } from '../serve.js';
 
 /** The app listening on a free loopback port, on the server `serve` makes (raw HTTP, browsers). */
 export async function listen(app: Koa): Promise<{ url: string; server: Server }> {
-  const server = createHttpServer(app).listen(0, '127.0.0.1');
+  const { server } = createHttpServer(app);
+  server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, server };
