@@ -12,9 +12,8 @@ import { HEALTH_PATHS } from './health.js';
 import { type Logger, silentLogger } from './log.js';
 import { createMetricsRegistry, METRICS_PATH, metricsEndpoint } from './metrics.js';
 import { KIT_PUBLIC, pages } from './pages.js';
-import { normalizePath, type Router } from './paths.js';
 import { recordRequests } from './request-record.js';
-import { routing } from './routing.js';
+import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
 

@@ -1,17 +1,49 @@
-// Whether a GET may be answered 304 is decided here rather than by Koa's ctx.fresh (jshttp/fresh),
-// which says "not fresh" whenever the request says no-cache: that speaks to caches, not to us.
+// Hand-written: Koa's ctx.fresh (jshttp/fresh) reads no If-Match and only loosely If-None-Match,
+// and says "not fresh" whenever the request says no-cache, which speaks to caches, not to us.
 import * as crypto from 'node:crypto';
 import koaEtag from '@koa/etag';
 import type { Context, Middleware } from 'koa';
-import { readEntityTags } from './entity-tags.js';
+import { BadRequest } from './errors.js';
+
+/** One element of an entity-tag list, maybe empty (RFC 9110 §8.8.3, §5.6.1), then `,` or end. */
+const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/y;
+
+/**
+ * A request's If-Match or If-None-Match: undefined, `'*'`, or its tags' values. If-Match compares
+ * strongly, so its weak tags never match and are left out (RFC 9110 §13.1.1, §13.1.2).
+ */
+export function readEntityTags(
+  ctx: Context,
+  field: 'If-Match' | 'If-None-Match',
+): '*' | string[] | undefined {
+  const header = ctx.request.headers[field.toLowerCase()];
+  if (typeof header !== 'string') return undefined;
+  if (header.trim() === '*') return '*';
+  const strongOnly = field === 'If-Match';
+  const values: string[] = [];
+  LIST_ELEMENT.lastIndex = 0;
+  for (;;) {
+    const element = LIST_ELEMENT.exec(header);
+    if (!element) {
+      // A read whose condition cannot be read is answered in full, as if it named nothing (as
+      // common servers do: a client's odd cache never breaks a page); a write does not go ahead.
+      if (ctx.method === 'GET' || ctx.method === 'HEAD') return [];
+      throw new BadRequest(`${field} must be * or a list of quoted entity tags, such as "3", "7"`, [
+        { field, message: 'is not * nor a list of entity tags' },
+      ]);
+    }
+    const [, weak, opaque, separator] = element;
+    if (opaque !== undefined && !(strongOnly && weak !== undefined)) values.push(opaque);
+    if (separator === '') return values;
+  }
+}
 
 const NO_STORE = /(?:^|,)\s*no-store\b/i;
 /** An HTTP-date in any of its three forms: IMF-fixdate, RFC 850's, asctime's (RFC 9110 §5.6.7). */
 const HTTP_DATE =
   /^(?:\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT|\w{6,9}, \d{2}-\w{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
-const WEAK = { weak: true };
 /** @koa/etag, for a file sent as a stream (an asset): from its size and modification time. */
-const fileEtag = koaEtag(WEAK);
+const fileEtag = koaEtag({ weak: true });
 const nothingBelow = async () => {};
 
 /** SHA-1 in base64; crypto.hash (Node 20.12+) makes no Hash object, a third of the time for a small body. */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import { type ApiInfo, type JsonSchema, type Operation, openApiDocument } from './operations.js';
-import { Router } from './paths.js';
+import { Router } from './routing.js';
 
 /** The document and its page change only with a new release of the service. */
 const DOCS_CACHE = CACHE_CONTROL.stable;

@@ -1,11 +1,12 @@
-import { STATUS_CODES } from 'node:http';
+// By hand: no maintained library drops a request body an error answer left unread, within bounds
+// (what nginx calls a lingering close).
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
 import { DISCARDED_ON_ERROR } from './api-headers.js';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
-import { dropUnreadBody } from './unread-body.js';
 
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
@@ -83,3 +84,38 @@ function fallThroughMessage(ctx: Context, api: boolean): string {
 }
 
 const statusText = (status: number): string => STATUS_CODES[status] ?? 'Error';
+
+const DROP_BYTES = 4 * 1024 * 1024;
+const DROP_MS = 1000;
+
+/**
+ * Drops what was left unread of a request body, within bounds, and resolves whether it ended; else
+ * the connection must close, and a socket closed with unread bytes sends a reset, which can
+ * destroy an answer the client has not read yet.
+ */
+export function dropUnreadBody(req: IncomingMessage): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  if (req.destroyed || Number(req.headers['content-length']) > DROP_BYTES) {
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > DROP_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onGone = () => finish(false);
+    const timer = setTimeout(onGone, DROP_MS);
+    function finish(ended: boolean) {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      if (!ended) req.pause();
+      resolve(ended);
+    }
+    // A body parser that stopped (a body over its limit) may still pipe it into a decompressor.
+    req.unpipe();
+    req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+    req.resume();
+  });
+}

@@ -2,15 +2,15 @@
 export type { Context } from 'koa';
 export { type AppSettings, createPagesApp, createServiceApp } from './app.js';
 export { answerStable, CACHE_CONTROL } from './cache-control.js';
+export { readEntityTags } from './conditional-get.js';
 export { envSetting, readServerConfig, type ServerConfig } from './config.js';
 export { describeApi } from './docs.js';
-export { readEntityTags } from './entity-tags.js';
 export { BadRequest, type ErrorDetail, NotFound } from './errors.js';
 export { healthOperations } from './health.js';
 export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
-export { Router } from './paths.js';
-export { runService } from './run.js';
+export { Router } from './routing.js';
 export { recordLabel, SeedError, SeedProblems, seedFile } from './seed.js';
+export { runService } from './serve.js';
 export { bodyValidator, parameterValidator } from './validation.js';

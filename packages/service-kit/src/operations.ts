@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 import { errorBodySchema } from './errors.js';
-import type { Router } from './paths.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -67,12 +66,6 @@ const SAME_ORIGIN = {
   url: '/',
   description: 'The host that serves this document (a relative URL: any host and port)',
 };
-
-/** Declares the operations on a router, in order (literal paths must come before parameters). */
-export function mount(router: Router, operations: readonly Operation[]): Router {
-  for (const op of operations) router[op.method](op.path, ...(op.use ?? []), op.handler);
-  return router;
-}
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 

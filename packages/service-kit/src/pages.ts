@@ -6,23 +6,6 @@ import type { ErrorBody } from './errors.js';
 import { compiledEngine, KIT_VIEWS } from './view-engine.js';
 import { kitFormatting } from './views.js';
 
-export interface PagesOptions {
-  /** Pug compiles each template once (off while editing them). */
-  cacheViews: boolean;
-  viewsDir: string;
-  /** The module of templates compiled at build time (see view-engine.ts); Pug itself without it. */
-  compiledViews: string | undefined;
-  /** The URL of an asset, with its version. */
-  assetUrl: (name: string) => string;
-  /** The service's formatting for its templates, beside the kit's. */
-  formatting?: Record<string, unknown> | undefined;
-  /** The file of the error page's view (`error.pug`); none: errors are JSON everywhere. */
-  errorView?: string | undefined;
-}
-
-/** koa-views' `ctx.render`: renders a view (its file name, extension included) as the answer. */
-type Render = Context['render'];
-
 /**
  * Pages rendered by koa-views, as its README shows: its middleware gives each page request
  * `ctx.render` for the service's views (`await ctx.render('home.pug', locals)` answers the page),
@@ -40,7 +23,16 @@ export function pages({
   formatting,
   errorView,
   cacheViews,
-}: PagesOptions) {
+}: {
+  viewsDir: string;
+  /** The module of templates compiled at build time (see view-engine.ts); Pug itself without it. */
+  compiledViews: string | undefined;
+  /** The URL of an asset, with its version. */
+  assetUrl: (name: string) => string;
+  formatting: Record<string, unknown> | undefined;
+  errorView: string | undefined;
+  cacheViews: boolean;
+}) {
   const engine = compiledEngine(viewsDir, compiledViews);
   const settings = {
     ...(engine && { engineSource: { pug: engine } }),
@@ -54,7 +46,7 @@ export function pages({
   // Called without a context, koa-views answers a render function of its own (for app.context).
   const renderOf =
     (root: string) => (ctx: Context, view: string, locals: Record<string, unknown>) =>
-      (views(root, settings) as unknown as () => Render)().call(ctx, view, locals);
+      (views(root, settings) as unknown as () => Context['render'])().call(ctx, view, locals);
   const renderServiceView = renderOf(viewsDir);
   return {
     /** `ctx.render` for a page request: koa-views' middleware. */

@@ -1,6 +1,43 @@
+// Hand-written: no maintained Koa middleware normalizes only the unreserved percent-escapes
+// (koa-normalize-path and the like decode everything or redirect).
+import KoaRouter, { type RouterOptions } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { mount, type Operation } from './operations.js';
-import { Router } from './paths.js';
+import type { Operation } from './operations.js';
+
+/**
+ * @koa/router with the kit's rule for paths: a route matches its path in exactly its case, as
+ * the JSON-path check (`jsonPaths`) and the document read it, so `/API/games/1` is no route.
+ */
+export class Router extends KoaRouter {
+  constructor(options: RouterOptions = {}) {
+    super({ sensitive: true, ...options });
+  }
+}
+
+/** A percent-escape, and the characters RFC 3986 calls unreserved. */
+const ESCAPE = /%[0-9A-Fa-f]{2}/g;
+const UNRESERVED = /^[A-Za-z0-9._~-]$/;
+
+/**
+ * The path with each percent-encoded unreserved character as the plain one (RFC 3986 section
+ * 6.2.2.2): `/api/games/%74op-rated` is `/api/games/top-rated`. Every other escape (`%2F`,
+ * `%20`, `%E2%82%AC`) is left as it is, for the routes to decode.
+ */
+export function normalizedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.replace(ESCAPE, (encoded) => {
+    const character = String.fromCharCode(Number.parseInt(encoded.slice(1), 16));
+    return UNRESERVED.test(character) ? character : encoded;
+  });
+}
+
+/** Rewrites the request's path to `normalizedPath` before anything reads it, routing included. */
+export const normalizePath: Middleware = (ctx, next) => {
+  const { path } = ctx;
+  const normal = normalizedPath(path);
+  if (normal !== path) ctx.path = normal;
+  return next();
+};
 
 /**
  * A router's routes as one middleware, with the kit's rules for a path no route answers with
@@ -26,8 +63,8 @@ function routesOf(router: Router): Middleware {
 
 /**
  * A router per kind of route, so that a request is matched against its own kind only: the
- * JSON paths' (the operations, every one under a JSON path, checked here, after `apiRouters`)
- * and the pages' (/docs among them).
+ * JSON paths' (`apiRouters`, then the operations in order, literal paths before parameters,
+ * every one under a JSON path, checked here) and the pages' (/docs among them).
  */
 export function routing(
   isJsonPath: (path: string) => boolean,
@@ -37,17 +74,16 @@ export function routing(
     pages,
   }: { operations: readonly Operation[]; apiRouters: readonly Router[]; pages: readonly Router[] },
 ): { api: Middleware; pages: Middleware } {
-  for (const { method, path } of operations) {
-    if (!isJsonPath(path))
-      throw new Error(`${method.toUpperCase()} ${path} is not under jsonPaths`);
-  }
   const combined = (routers: readonly Router[]) => {
     const router = new Router();
     for (const part of routers) router.use(part.routes());
     return router;
   };
-  return {
-    api: routesOf(mount(combined(apiRouters), operations)),
-    pages: routesOf(combined(pages)),
-  };
+  const api = combined(apiRouters);
+  for (const { method, path, use = [], handler } of operations) {
+    if (!isJsonPath(path))
+      throw new Error(`${method.toUpperCase()} ${path} is not under jsonPaths`);
+    api[method](path, ...use, handler);
+  }
+  return { api: routesOf(api), pages: routesOf(combined(pages)) };
 }

@@ -8,7 +8,7 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { markDraining } from './health.js';
-import { exitAfterLogs, type Logger } from './log.js';
+import { createLogger, exitAfterLogs, type Logger } from './log.js';
 
 /** From the moment the server stops accepting: longer than any request should take. */
 const FORCED_EXIT_MS = 10_000;
@@ -206,4 +206,32 @@ export async function serve(
   process.on('SIGINT', shutdown);
   const { port: bound } = server.address() as AddressInfo;
   return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+}
+
+export interface Started {
+  app: Koa;
+  config: { port: number; host: string; shutdownDelayMs?: number };
+  /** Closes what the service opened (a database), once every connection is closed. */
+  onClose?: () => Promise<void> | void;
+  /** Logged with the listening line. */
+  details?: Record<string, unknown>;
+}
+
+/** A service's process: a logger, `start` (config, data, app), then listen; a failure exits 1. */
+export async function runService(
+  service: string,
+  start: (logger: Logger) => Promise<Started> | Started,
+): Promise<void> {
+  const logger = createLogger(service);
+  let started: Started | undefined;
+  try {
+    started = await start(logger);
+    const { app, config, onClose, details } = started;
+    const url = await serve(app, { ...config, logger, onClose });
+    logger.info({ url, ...details }, `${service} listening`);
+  } catch (error) {
+    logger.error({ error: (error as Error).message }, `${service} cannot start`);
+    await Promise.resolve(started?.onClose?.()).catch(() => {});
+    exitAfterLogs(logger, 1);
+  }
 }

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
+import { readEntityTags } from '../src/conditional-get.js';
 import { describeApi } from '../src/docs.js';
-import { readEntityTags } from '../src/entity-tags.js';
 import { expectErrorBody } from '../src/testing/http.js';
 
 /** A service with one resource over the compression threshold, sent under a strong tag. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
-import { normalizePath } from '../src/paths.js';
+import { normalizePath } from '../src/routing.js';
 import { expectPagesNotFound } from '../src/testing/answers.js';
 import { expectErrorBody } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Router } from '../src/paths.js';
+import { Router } from '../src/routing.js';
 import { expectErrorBody } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
