@@ -146,70 +146,9 @@ export function createHttpServer(app: Koa): {
   return { server, stop };
 }
 
-export interface ServeOptions {
-  port: number;
-  host: string;
-  logger: Logger;
-  /** How long the server keeps serving and accepting after SIGTERM, /readyz answering 503. */
-  shutdownDelayMs?: number;
-  /** Run once every connection is closed (closing a database). */
-  onClose?: () => Promise<void> | void;
-}
-
-/**
- * Listens; on SIGTERM or SIGINT: /readyz answers 503 at once, the server keeps serving and
- * accepting for `shutdownDelayMs` (for a proxy to stop sending), then stops as createHttpServer's
- * `stop` says, runs onClose and exits 0; or 1 after 10 s more. A second signal ends the delay.
- * Answers the URL actually bound (PORT=0 picks a free port).
- */
-export async function serve(
-  app: Koa,
-  { port, host, logger, shutdownDelayMs = 0, onClose = () => {} }: ServeOptions,
-): Promise<string> {
-  const { server, stop } = createHttpServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-
-  let signalled = false;
-  let delay: NodeJS.Timeout | undefined;
-  const stopAccepting = async () => {
-    delay = undefined;
-    setTimeout(() => {
-      logger.warn(`forcing exit ${FORCED_EXIT_MS / 1000} s after the server stopped accepting`);
-      exitAfterLogs(logger, 1);
-    }, FORCED_EXIT_MS);
-    logger.info('no longer accepting connections');
-    await stop();
-    try {
-      await onClose();
-    } catch (error) {
-      logger.error({ err: error }, 'closing failed');
-      return exitAfterLogs(logger, 1);
-    }
-    logger.info('shut down');
-    exitAfterLogs(logger, 0);
-  };
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (!signalled) {
-      signalled = true;
-      markDraining(app);
-      logger.info({ signal, delayMs: shutdownDelayMs }, 'shutting down');
-      delay = setTimeout(stopAccepting, shutdownDelayMs);
-    } else if (delay) {
-      clearTimeout(delay);
-      void stopAccepting();
-    }
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
-  const { port: bound } = server.address() as AddressInfo;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
-}
-
 export interface Started {
   app: Koa;
+  /** `shutdownDelayMs`: how long the server keeps serving and accepting after SIGTERM. */
   config: { port: number; host: string; shutdownDelayMs?: number };
   /** Closes what the service opened (a database), once every connection is closed. */
   onClose?: () => Promise<void> | void;
@@ -217,7 +156,12 @@ export interface Started {
   details?: Record<string, unknown>;
 }
 
-/** A service's process: a logger, `start` (config, data, app), then listen; a failure exits 1. */
+/**
+ * A service's process: a logger, `start` (config, data, app), then listen; a failure exits 1.
+ * On SIGTERM or SIGINT: /readyz answers 503 at once, the server keeps serving and accepting for
+ * `shutdownDelayMs` (for a proxy to stop sending), then stops as createHttpServer's `stop` says,
+ * runs onClose and exits 0; or 1 after 10 s more. A second signal ends the delay.
+ */
 export async function runService(
   service: string,
   start: (logger: Logger) => Promise<Started> | Started,
@@ -226,8 +170,48 @@ export async function runService(
   let started: Started | undefined;
   try {
     started = await start(logger);
-    const { app, config, onClose, details } = started;
-    const url = await serve(app, { ...config, logger, onClose });
+    const { app, config, onClose = () => {}, details } = started;
+    const { port, host, shutdownDelayMs = 0 } = config;
+    const { server, stop } = createHttpServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    });
+    let signalled = false;
+    let delay: NodeJS.Timeout | undefined;
+    const stopAccepting = async () => {
+      delay = undefined;
+      setTimeout(() => {
+        logger.warn(`forcing exit ${FORCED_EXIT_MS / 1000} s after the server stopped accepting`);
+        exitAfterLogs(logger, 1);
+      }, FORCED_EXIT_MS);
+      logger.info('no longer accepting connections');
+      await stop();
+      try {
+        await onClose();
+      } catch (error) {
+        logger.error({ err: error }, 'closing failed');
+        return exitAfterLogs(logger, 1);
+      }
+      logger.info('shut down');
+      exitAfterLogs(logger, 0);
+    };
+    const shutdown = (signal: NodeJS.Signals) => {
+      if (!signalled) {
+        signalled = true;
+        markDraining(app);
+        logger.info({ signal, delayMs: shutdownDelayMs }, 'shutting down');
+        delay = setTimeout(stopAccepting, shutdownDelayMs);
+      } else if (delay) {
+        clearTimeout(delay);
+        void stopAccepting();
+      }
+    };
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+    // The URL actually bound (PORT=0 picks a free port).
+    const { port: bound } = server.address() as AddressInfo;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     logger.info({ url, ...details }, `${service} listening`);
   } catch (error) {
     logger.error({ error: (error as Error).message }, `${service} cannot start`);

@@ -124,20 +124,17 @@ describe("createHttpServer's stop", () => {
 });
 
 const SERVE_MODULE = fileURLToPath(new URL('../src/serve.ts', import.meta.url));
-const LOG_MODULE = fileURLToPath(new URL('../src/log.ts', import.meta.url));
 const FIXTURE_MODULE = fileURLToPath(new URL('./fixture.ts', import.meta.url));
 
-/** The fixture service in a process of its own, served by `serve` with this shutdown delay. */
+/** The fixture service in a process of its own, run by `runService` with this shutdown delay. */
 async function servedProcess(shutdownDelayMs: number) {
   const script = `
-    import { serve } from ${JSON.stringify(SERVE_MODULE)};
-    import { createLogger } from ${JSON.stringify(LOG_MODULE)};
+    import { runService } from ${JSON.stringify(SERVE_MODULE)};
     import { fixtureService } from ${JSON.stringify(FIXTURE_MODULE)};
-    const logger = createLogger('fixture');
-    const url = await serve(fixtureService().app, {
-      port: 0, host: '127.0.0.1', logger, shutdownDelayMs: ${shutdownDelayMs},
-    });
-    logger.info({ url }, 'listening');
+    await runService('fixture', () => ({
+      app: fixtureService().app,
+      config: { port: 0, host: '127.0.0.1', shutdownDelayMs: ${shutdownDelayMs} },
+    }));
   `;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -158,12 +155,12 @@ async function servedProcess(shutdownDelayMs: number) {
     for (const part of parts) lines.push(JSON.parse(part));
   });
   const exit = once(child, 'exit') as Promise<[number | null]>;
-  await seen('listening');
+  await seen('fixture listening');
   const url = lines.find((line) => line.url)?.url as string;
   return { child, url, port: Number(new URL(url).port), lines, seen, exit };
 }
 
-describe('serve on SIGTERM', () => {
+describe('runService on SIGTERM', () => {
   it('answers /readyz 503 at once, keeps serving and accepting for SHUTDOWN_DELAY_MS, then stops accepting and exits 0', async () => {
     const served = await servedProcess(60_000);
     const before = await openConnection(served.port);
