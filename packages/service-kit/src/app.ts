@@ -85,7 +85,6 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
 
   // What every request meets, in this order (see README.md).
-  // Before anything reads the path: every layer sees `%74op-rated` as `top-rated`.
   app.use(normalizePath);
   app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
   app.use(
@@ -124,8 +123,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     }
   };
   const answerPage: Middleware = (ctx, next) => {
-    // The templates' `path`.
-    ctx.state.path = ctx.path;
+    ctx.state.path = ctx.path; // the templates' `path`
     return files.middleware(ctx, () => page.middleware(ctx, () => routes.pages(ctx, next)));
   };
   app.use((ctx, next) => (isJsonPath(ctx.path) ? answerApi(ctx, next) : answerPage(ctx, next)));
@@ -174,13 +172,8 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
  * one of the service's prefixes or the kit's JSON routes. The edge's `api_path` says the same (a
  * bench test checks it).
  */
-export function jsonPathTest(servicePrefixes: readonly string[]) {
-  const prefixes = [
-    ...servicePrefixes,
-    ...Object.values(HEALTH_PATHS),
-    DOCUMENT_PATH,
-    METRICS_PATH,
-  ];
+export function jsonPathTest(jsonPaths: readonly string[]) {
+  const prefixes = [...jsonPaths, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH, METRICS_PATH];
   return (path: string): boolean =>
     prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }

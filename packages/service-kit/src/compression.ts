@@ -7,7 +7,6 @@ import Negotiator from 'negotiator';
 
 /** Smaller bodies are not worth compressing. */
 const THRESHOLD = 1024;
-/** The encodings the services send, best first. */
 const ENCODINGS = ['br', 'gzip', 'identity'];
 /** Statuses without a body, and a part of a body (Content-Range counts unencoded bytes). */
 const NOT_COMPRESSED = new Set([204, 205, 206, 304]);
@@ -26,7 +25,6 @@ const compressors = {
     }),
   gzip: (_size: number | undefined) => createGzip(),
 };
-type Encoding = keyof typeof compressors;
 
 /**
  * The encoding to send the answer in, or undefined to send it as it is: brotli or gzip, as the
@@ -34,7 +32,7 @@ type Encoding = keyof typeof compressors;
  * strong ETag (which names its exact bytes) or `no-transform`. A client that refuses every
  * encoding we have, identity included (`identity;q=0`), gets identity: better than nothing.
  */
-function encodingOf(ctx: Context): Encoding | undefined {
+function encodingOf(ctx: Context): keyof typeof compressors | undefined {
   const { response } = ctx;
   const size = response.length;
   if (
@@ -54,9 +52,7 @@ function encodingOf(ctx: Context): Encoding | undefined {
     encoding(available: readonly string[], options: object): string | undefined;
   };
   const encoding = negotiator.encoding(ENCODINGS, { preferred: ENCODINGS });
-  return encoding !== undefined && Object.hasOwn(compressors, encoding)
-    ? (encoding as Encoding)
-    : undefined;
+  return encoding === 'br' || encoding === 'gzip' ? encoding : undefined;
 }
 
 /**

@@ -17,7 +17,7 @@ interface HealthOptions {
 /** The probes' paths, named once: the routes, the JSON paths and the quiet log of probes. */
 export const HEALTH_PATHS = { health: '/healthz', live: '/livez', ready: '/readyz' } as const;
 
-/** The apps whose process is shutting down (`serve` marks them): their /readyz answers 503. */
+/** The apps whose process is shutting down (`runService` marks them): their /readyz answers 503. */
 const drainingApps = new WeakSet<object>();
 
 export function markDraining(app: object): void {

@@ -1,10 +1,39 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'koa';
 import views from 'koa-views';
 import type { ErrorBody } from './errors.js';
-import { compiledEngine, KIT_VIEWS } from './view-engine.js';
 import { kitFormatting } from './views.js';
+
+const KIT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The kit's views (the API reference): they extend the service's `layout` and its `head` block. */
+const KIT_VIEWS = join(KIT, 'views');
+/** The kit's own assets (the API reference's stylesheet), served beside the service's. */
+export const KIT_PUBLIC = join(KIT, 'public');
+
+type Template = (locals: Record<string, unknown>) => string;
+
+/**
+ * The templates bin/compile-views.js compiled at build time (the service's as the module's
+ * default export, the kit's as `kit`), as a koa-views engine: Pug (40 MB) is never loaded.
+ */
+function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
+  if (!compiledModule || !existsSync(compiledModule)) return undefined;
+  let templates: Promise<Map<string, Template>> | undefined;
+  // koa-views names the template by its file.
+  const byFile = (dir: string, compiled: Record<string, Template>) =>
+    Object.entries(compiled).map(([name, template]) => [join(dir, name), template] as const);
+  return async (file: string, locals: Record<string, unknown>): Promise<string> => {
+    templates ??= import(pathToFileURL(compiledModule).href).then(
+      (module: { default: Record<string, Template>; kit: Record<string, Template> }) =>
+        new Map([...byFile(viewsDir, module.default), ...byFile(KIT_VIEWS, module.kit)]),
+    );
+    const template = (await templates).get(file);
+    if (!template) throw new Error(`${compiledModule} has no template for ${file}`);
+    return template(locals);
+  };
+}
 
 /**
  * Pages rendered by koa-views, as its README shows: its middleware gives each page request
@@ -25,7 +54,7 @@ export function pages({
   cacheViews,
 }: {
   viewsDir: string;
-  /** The module of templates compiled at build time (see view-engine.ts); Pug itself without it. */
+  /** The module of templates compiled at build time; Pug itself without it. */
   compiledViews: string | undefined;
   /** The URL of an asset, with its version. */
   assetUrl: (name: string) => string;
@@ -68,6 +97,3 @@ export function pages({
           },
   };
 }
-
-/** The kit's own assets (the API reference's stylesheet), served beside the service's. */
-export const KIT_PUBLIC = join(dirname(fileURLToPath(import.meta.url)), '..', 'public');

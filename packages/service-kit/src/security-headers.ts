@@ -47,10 +47,11 @@ export function securityHeaders(
   isJson: (ctx: Context) => boolean,
   contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY,
 ): (ctx: Context) => void {
+  const rethrow = (error?: unknown) => {
+    if (error) throw error;
+  };
   const connectStyle = (setHeaders: ReturnType<typeof helmet>) => (ctx: Context) =>
-    setHeaders(ctx.req, ctx.res, (error?: unknown) => {
-      if (error) throw error;
-    });
+    setHeaders(ctx.req, ctx.res, rethrow);
   const page = connectStyle(
     helmet({
       ...SHARED,

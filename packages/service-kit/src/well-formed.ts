@@ -18,16 +18,6 @@ function validHost(host: string): boolean {
   return isIPv6(host.slice(1, host.lastIndexOf(']')));
 }
 
-/** Node keeps the first of several Host headers (`req.headers.host`); the raw ones tell. */
-function hostCount(rawHeaders: string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length === 4 && (name === 'Host' || name === 'host' || /^host$/i.test(name))) count++;
-  }
-  return count;
-}
-
 /**
  * What Node lets through but no route can answer: a request without Host (HTTP/1.1), with two,
  * or with one that is not host[:port] (RFC 9112 section 3.2: 400), and a query whose
@@ -37,9 +27,15 @@ export const wellFormedRequest: Middleware = (ctx, next) => {
   const { host } = ctx.req.headers;
   if (host) {
     if (!validHost(host)) throw new BadRequest('The Host header is not a valid host[:port]');
-    if (hostCount(ctx.req.rawHeaders) > 1) {
-      throw new BadRequest('A request may have only one Host header');
+    // Node keeps the first of several Host headers (`req.headers.host`); the raw ones tell.
+    const raw = ctx.req.rawHeaders;
+    let hosts = 0;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (name.length === 4 && (name === 'Host' || name === 'host' || /^host$/i.test(name)))
+        hosts++;
     }
+    if (hosts > 1) throw new BadRequest('A request may have only one Host header');
   } else if (ctx.req.httpVersion === '1.1') {
     throw new BadRequest('An HTTP/1.1 request needs a Host header');
   }

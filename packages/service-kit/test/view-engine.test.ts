@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { compileViews } from '../src/view-engine.js';
+import { compileViews } from '../bin/compile-views.js';
 import { fixtureService } from './fixture.js';
 
 describe('compiled views', () => {
