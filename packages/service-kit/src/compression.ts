@@ -56,9 +56,8 @@ function encodingOf(ctx: Context): keyof typeof compressors | undefined {
 }
 
 /**
- * Compression of answers over 1 KB, GET and HEAD alike. A HEAD gets the compressor as its body,
- * never fed: Koa sends a HEAD no body, and no Content-Length for a stream, so that it has the
- * GET's headers and none it lacks; Koa destroys the stream once the answer is sent.
+ * A HEAD gets the compressor as its body, never fed (Koa destroys it once the answer is sent):
+ * Koa sends a HEAD no body, and no Content-Length for a stream, so it has the GET's headers only.
  */
 export const compression: Middleware = async (ctx, next) => {
   ctx.vary('Accept-Encoding');

@@ -79,11 +79,8 @@ function notModified(ctx: Context): boolean {
 }
 
 /**
- * Conditional GET: a weak ETag for every answer that may be stored, and 304 (no body) when the
- * request's preconditions allow it (notModified). A body of text or bytes is hashed as it is
- * (Node encodes text for the hash, without a copy on the heap); a file sent as a stream gets
- * @koa/etag's. An answer that must not be stored (a random page, a health check) has nothing to
- * revalidate: no ETag, never 304.
+ * A weak ETag for every answer that may be stored, and 304 when notModified. Text is hashed as it
+ * is (Node encodes it for the hash, without a copy on the heap); a file's stream gets @koa/etag's.
  */
 export const conditionalGet: Middleware = async (ctx, next) => {
   await next();

@@ -5,11 +5,8 @@ import { EXPOSED_HEADERS } from './api-headers.js';
 import type { Operation } from './operations.js';
 
 /**
- * CORS (the Fetch standard's) for the requests `applies` selects (the JSON API), from `origins`
- * (`*`, or a list; none turns CORS off). A preflight allows the operations' methods (HEAD with
- * GET) and the request headers they read, for 10 minutes; every other answer lets a script read
- * the headers an API answer may carry (EXPOSED_HEADERS). With `*`, every answer says so, Origin
- * or not: it is the same for all.
+ * CORS for the requests `applies` selects (the JSON API), from `origins` (`*`, or a list; none
+ * turns it off), as the kit README says. With `*`, every answer says so, Origin or not.
  */
 export function corsFor(
   applies: (ctx: Context) => boolean,

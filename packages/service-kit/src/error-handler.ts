@@ -10,11 +10,8 @@ import type { Logger } from './log.js';
 
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
- * `expose`, as the kit's errors and Koa's own helpers throw) keeps its status, message, details
- * and headers; anything else is logged and answered with a generic message. Bodiless error
- * statuses (404 fall-through, 405 from the router) get a body too. No error answer is stored.
- * Every one gets the security headers (`setHeaders`) again; outside the API, the error page
- * (`renderPage`) when there is one and it renders.
+ * `expose`) keeps its status, message, details and headers; anything else is logged and answered
+ * with a generic message. Bodiless error statuses (404, 405 from the router) get a body too.
  */
 export function errorHandler({
   logger,

@@ -37,13 +37,9 @@ function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
 
 /**
  * Pages rendered by koa-views, as its README shows: its middleware gives each page request
- * `ctx.render` for the service's views (`await ctx.render('home.pug', locals)` answers the page),
- * and the kit's own views (which extend the service's `layout`, found through Pug's `basedir`)
- * and the error page (which a request may need before it reaches the pages) each get a render
- * of their own. None is kept on `app.context`: koa-views' render there answers the context of
- * its latest call, so two requests rendering at once would swap their pages. Every template
- * has the locals `asset` (an asset's URL), `format` (the formatting helpers) and `path` (the
- * request's, from `ctx.state`).
+ * `ctx.render`; the kit's views and the error page (which a request may need before it reaches
+ * the pages) get a render of their own. None is kept on `app.context`: koa-views' render there
+ * answers the context of its latest call, so two requests rendering at once would swap pages.
  */
 export function pages({
   viewsDir,

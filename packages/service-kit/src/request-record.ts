@@ -30,10 +30,9 @@ function routeOf(ctx: Context): string {
 }
 
 /**
- * What every request gets: an id (the caller's X-Request-Id when it is sane, else a new one, in
- * `ctx.state.requestId` and X-Request-Id), its time to answer in `metrics` (by route template,
- * method and status: the histogram's `_count` counts the requests, one metric per request and not
- * two) and, when given, one line in `log`.
+ * What every request gets: an id (the caller's X-Request-Id when sane), its time to answer in
+ * `metrics` (whose `_count` counts the requests: one metric per request, not two) and, when
+ * given, one line in `log`.
  */
 export function recordRequests({
   log,

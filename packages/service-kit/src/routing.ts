@@ -40,10 +40,8 @@ export const normalizePath: Middleware = (ctx, next) => {
 };
 
 /**
- * A router's routes as one middleware, with the kit's rules for a path no route answers with
- * this method: a method no route has (PROPFIND, SEARCH, ...) gets 405 with Allow on a path that
- * exists, 404 on one that does not (@koa/router answers 501 to both). OPTIONS gets 204 with
- * Allow. A path belongs to one router only (see `routing`), so Allow names all its methods.
+ * A router's routes as one middleware: a method no route has gets 405 with Allow on a path that
+ * exists, 404 on one that does not (@koa/router answers 501 to both), and OPTIONS 204 with Allow.
  */
 function routesOf(router: Router): Middleware {
   // The router's middleware types ask for its own context, which it adds as it runs.
@@ -62,9 +60,8 @@ function routesOf(router: Router): Middleware {
 }
 
 /**
- * A router per kind of route, so that a request is matched against its own kind only: the
- * JSON paths' (`apiRouters`, then the operations in order, literal paths before parameters,
- * every one under a JSON path, checked here) and the pages' (/docs among them).
+ * A router per kind of route, so that a request is matched against its own kind only: the JSON
+ * paths' (`apiRouters`, then the operations in order, each under a JSON path) and the pages'.
  */
 export function routing(
   isJsonPath: (path: string) => boolean,

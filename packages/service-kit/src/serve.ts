@@ -54,14 +54,10 @@ function rawJsonError(status: number, message: string): string {
 }
 
 /**
- * The HTTP server of an app: keep-alive longer than common load balancers', and what Node
- * would answer itself (a malformed request, a request without Host, CONNECT) answered with the
- * JSON error body. `stop` stops it without resetting a request a client has already sent
- * (http.Server's close() closes idle keep-alive connections at once, while the client's next
- * request may be on its way): it stops taking connections (one that arrives is closed
- * unanswered), answers every request from then on with `Connection: close`, closes a connection
- * once it has had nothing under way and read nothing for `idleMs`, and resolves once none is
- * left and the server is closed.
+ * The HTTP server of an app: keep-alive longer than common load balancers', and what Node would
+ * answer itself answered with the JSON error body. `stop` stops it as the kit README says, without
+ * resetting a request a client has already sent (http.Server's close() closes idle keep-alive
+ * connections at once, while the client's next request may be on its way).
  */
 export function createHttpServer(app: Koa): {
   server: Server;
