@@ -1,18 +1,20 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Registry } from 'prom-client';
-import { assets } from './assets.js';
 import { compression } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
 import { corsFor } from './cors.js';
-import { type Api, DOCUMENT_PATH, docsPage } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { HEALTH_PATHS } from './health.js';
 import { type Logger, silentLogger } from './log.js';
-import { createMetricsRegistry, METRICS_PATH, metricsEndpoint } from './metrics.js';
-import { KIT_PUBLIC, pages } from './pages.js';
-import { recordRequests } from './request-record.js';
+import { type Api, DOCUMENT_PATH } from './operations.js';
+import { pages } from './pages.js';
+import {
+  createMetricsRegistry,
+  METRICS_PATH,
+  metricsEndpoint,
+  recordRequests,
+} from './request-record.js';
 import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
@@ -62,14 +64,13 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app: ServiceApp = new Koa();
   const isJsonPath = jsonPathTest(options.jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
-  const files = assets([join(root, 'public'), KIT_PUBLIC]);
   const page = pages({
+    root,
     cacheViews: options.cacheViews ?? true,
-    viewsDir: join(root, 'views'),
     compiledViews: options.compiledViews && fileURLToPath(options.compiledViews),
-    assetUrl: files.url,
     formatting: options.formatting,
     errorView: options.errorView,
+    document: api.document,
   });
   const { metrics: given = true } = options;
   const metrics = given === true ? createMetricsRegistry(options.service) : given || undefined;
@@ -103,7 +104,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const routes = routing(isJsonPath, {
     operations: api.operations,
     apiRouters: options.apiRouters ?? [],
-    pages: [...(options.routers ?? []), docsPage(api.document, page.renderKitView)],
+    pages: [...(options.routers ?? []), page.docs],
   });
   const serveMetrics = metrics && metricsEndpoint(metrics);
   const answerApi: Middleware = async (ctx, next) => {
@@ -124,7 +125,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   };
   const answerPage: Middleware = (ctx, next) => {
     ctx.state.path = ctx.path; // the templates' `path`
-    return files.middleware(ctx, () => page.middleware(ctx, () => routes.pages(ctx, next)));
+    return page.assets(ctx, () => page.views(ctx, () => routes.pages(ctx, next)));
   };
   app.use((ctx, next) => (isJsonPath(ctx.path) ? answerApi(ctx, next) : answerPage(ctx, next)));
   return app;

@@ -1,16 +1,20 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Context } from 'koa';
+import { send } from '@koa/send';
+import type { Context, Middleware } from 'koa';
 import views from 'koa-views';
+import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
+import { DOCS_CACHE, type JsonSchema } from './operations.js';
+import { Router } from './routing.js';
 import { kitFormatting } from './views.js';
 
 const KIT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The kit's views (the API reference): they extend the service's `layout` and its `head` block. */
 const KIT_VIEWS = join(KIT, 'views');
-/** The kit's own assets (the API reference's stylesheet), served beside the service's. */
-export const KIT_PUBLIC = join(KIT, 'public');
+const PREFIX = '/assets/';
 
 type Template = (locals: Record<string, unknown>) => string;
 
@@ -42,29 +46,32 @@ function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
  * answers the context of its latest call, so two requests rendering at once would swap pages.
  */
 export function pages({
-  viewsDir,
+  root,
   compiledViews,
-  assetUrl,
   formatting,
   errorView,
   cacheViews,
+  document,
 }: {
-  viewsDir: string;
+  /** The service's folder: its views/ and public/. */
+  root: string;
   /** The module of templates compiled at build time; Pug itself without it. */
   compiledViews: string | undefined;
-  /** The URL of an asset, with its version. */
-  assetUrl: (name: string) => string;
   formatting: Record<string, unknown> | undefined;
   errorView: string | undefined;
   cacheViews: boolean;
+  /** The API's document, which /docs shows. */
+  document: JsonSchema;
 }) {
+  const viewsDir = join(root, 'views');
+  const files = assets([join(root, 'public'), join(KIT, 'public')]);
   const engine = compiledEngine(viewsDir, compiledViews);
   const settings = {
     ...(engine && { engineSource: { pug: engine } }),
     options: {
       basedir: viewsDir,
       cache: cacheViews,
-      asset: assetUrl,
+      asset: files.url,
       format: { ...kitFormatting, ...formatting },
     },
   };
@@ -73,11 +80,16 @@ export function pages({
     (root: string) => (ctx: Context, view: string, locals: Record<string, unknown>) =>
       (views(root, settings) as unknown as () => Context['render'])().call(ctx, view, locals);
   const renderServiceView = renderOf(viewsDir);
+  const renderKitView = renderOf(KIT_VIEWS);
   return {
+    assets: files.middleware,
     /** `ctx.render` for a page request: koa-views' middleware. */
-    middleware: views(viewsDir, settings),
-    /** Renders one of the kit's views (its file name) in the service's layout, as the answer. */
-    renderKitView: renderOf(KIT_VIEWS),
+    views: views(viewsDir, settings),
+    /** GET /docs: the API reference, a kit view in the service's layout. */
+    docs: new Router().get('/docs', async (ctx) => {
+      ctx.set('Cache-Control', DOCS_CACHE);
+      await renderKitView(ctx, 'docs.pug', { title: 'API reference', api: document });
+    }),
     /** The error page in the site's layout, when there is one. */
     renderError:
       errorView === undefined
@@ -92,4 +104,37 @@ export function pages({
             return ctx.body as string;
           },
   };
+}
+
+/** The files of `dirs` under /assets/, at URLs naming their version so as to be cached for good. */
+function assets(dirs: readonly string[]) {
+  const files = new Map<string, { dir: string; version: string }>();
+  for (const dir of dirs) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const other = files.get(entry.name);
+      if (other) throw new Error(`${entry.name} is both in ${other.dir} and in ${dir}`);
+      const hash = createHash('sha1').update(readFileSync(join(dir, entry.name)));
+      files.set(entry.name, { dir, version: hash.digest('base64url').slice(0, 12) });
+    }
+  }
+  const middleware: Middleware = async (ctx, next) => {
+    if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+      return next();
+    }
+    const name = ctx.path.slice(PREFIX.length);
+    const file = files.get(name);
+    if (file === undefined) return next();
+    ctx.set(
+      'Cache-Control',
+      ctx.query.v === file.version ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate,
+    );
+    await send(ctx, name, { root: file.dir });
+  };
+  const url = (name: string): string => {
+    const file = files.get(name);
+    if (!file) throw new Error(`No asset named ${name} in ${dirs.join(' or ')}`);
+    return `${PREFIX}${name}?v=${file.version}`;
+  };
+  return { url, middleware };
 }

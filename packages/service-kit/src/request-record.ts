@@ -4,12 +4,34 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { Histogram, type Registry } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { CACHE_CONTROL } from './cache-control.js';
 import { HEALTH_PATHS } from './health.js';
 import type { Logger } from './log.js';
-import { METRICS_PATH } from './metrics.js';
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
+
+/** Its errors are JSON, as the API's. */
+export const METRICS_PATH = '/metrics';
+
+/** A Prometheus registry with the process and event-loop metrics of prom-client. */
+export function createMetricsRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+export function metricsEndpoint(registry: Registry): Middleware {
+  return (ctx, next) => {
+    if (ctx.path !== METRICS_PATH || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.set('Cache-Control', CACHE_CONTROL.noStore);
+    ctx.type = registry.contentType;
+    return registry.metrics().then((text) => {
+      ctx.body = text;
+    });
+  };
+}
 
 /**
  * The probes an orchestrator, Docker's health check or the proxy sends every few seconds: their

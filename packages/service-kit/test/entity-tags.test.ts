@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { readEntityTags } from '../src/conditional-get.js';
-import { describeApi } from '../src/docs.js';
+import { describeApi } from '../src/operations.js';
 import { expectErrorBody } from '../src/testing/http.js';
 
 /** A service with one resource over the compression threshold, sent under a strong tag. */

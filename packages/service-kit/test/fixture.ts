@@ -5,11 +5,11 @@ import createError from 'http-errors';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { createServiceApp, type ServiceAppOptions } from '../src/app.js';
-import { describeApi } from '../src/docs.js';
 import { BadRequest, NotFound } from '../src/errors.js';
 import { healthOperations } from '../src/health.js';
 import { Router } from '../src/index.js';
 import type { Operation } from '../src/operations.js';
+import { describeApi } from '../src/operations.js';
 import { setPageHeaders } from '../src/paging.js';
 import { Conformance } from '../src/testing/conformance.js';
 
