@@ -20,7 +20,6 @@ import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
 
 export interface ServiceAppOptions {
-  /** In its metrics. */
   service: string;
   /** The service's folder: its `views/` (with `layout.pug`) and `public/` (assets). */
   root: string;
@@ -28,7 +27,7 @@ export interface ServiceAppOptions {
   api: Api;
   /** The service's path prefixes answered with JSON (`/api` covers `/api/...`), beside the kit's. */
   jsonPaths: readonly string[];
-  /** The pages' routes (outside jsonPaths). */
+  /** The pages' routes. */
   routers?: readonly Router[];
   /** Undocumented routes of the JSON paths (a helpful 404, say), matched before the operations. */
   apiRouters?: readonly Router[];
@@ -36,7 +35,6 @@ export interface ServiceAppOptions {
   errorView?: string;
   /** The templates' `format`, beside the kit's helpers. */
   formatting?: Record<string, unknown>;
-  /** Compile each template once (off while editing them). */
   cacheViews?: boolean;
   /** The module `compile-views` wrote at build time; without it, Pug compiles the templates. */
   compiledViews?: URL;
@@ -50,15 +48,10 @@ export interface ServiceAppOptions {
   contentSecurityPolicy?: Record<string, string[]>;
 }
 
-export interface ServiceApp extends Koa {
-  /** The registry behind GET /metrics, when metrics are on. */
-  metrics?: Registry;
-}
+/** `metrics`: the registry behind GET /metrics, when metrics are on. */
+export type ServiceApp = Koa & { metrics?: Registry };
 
-/**
- * The Koa app of a service: each layer is one concern, in the order a request meets them.
- * Every answer is computed per request; caching whole answers is the job of a proxy in front.
- */
+/** The Koa app of a service: its layers in the order a request meets them (see README.md). */
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const { root, api, logger = silentLogger } = options;
   const app: ServiceApp = new Koa();
@@ -85,7 +78,6 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     } else logger.error({ err: error }, 'the answer failed after it started');
   });
 
-  // What every request meets, in this order (see README.md).
   app.use(normalizePath);
   app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
   app.use(
@@ -133,9 +125,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
 /** What a service's app takes from its config and its tests, beside its data. */
 export type AppSettings = Pick<ServiceAppOptions, 'logger' | 'logRequests' | 'cacheViews'> & {
-  /** Origins allowed to call the JSON API from a browser; `*` (the default) for any. */
+  /** `*` (the default) or the origins allowed. */
   corsOrigins?: readonly string[];
-  /** Whether GET /metrics answers. */
   metrics?: boolean;
 };
 
@@ -169,9 +160,8 @@ export function createPagesApp(
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 
 /**
- * Whether a path is answered with JSON (errors included): at or below (`/api/games`, not `/apis`)
- * one of the service's prefixes or the kit's JSON routes. The edge's `api_path` says the same (a
- * bench test checks it).
+ * Whether a path is at or below (`/api/games`, not `/apis`) a JSON path, the service's or the
+ * kit's. The edge's `api_path` says the same (a bench test checks it).
  */
 export function jsonPathTest(jsonPaths: readonly string[]) {
   const prefixes = [...jsonPaths, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH, METRICS_PATH];

@@ -27,10 +27,8 @@ const compressors = {
 };
 
 /**
- * The encoding to send the answer in, or undefined to send it as it is: brotli or gzip, as the
- * client prefers, for a body over the threshold of a compressible type, unless it is under a
- * strong ETag (which names its exact bytes) or `no-transform`. A client that refuses every
- * encoding we have, identity included (`identity;q=0`), gets identity: better than nothing.
+ * The encoding to send the answer in, if any. Never under a strong ETag (which names its exact
+ * bytes); a client that refuses every encoding (`identity;q=0`) gets identity: better than none.
  */
 function encodingOf(ctx: Context): keyof typeof compressors | undefined {
   const { response } = ctx;

@@ -42,7 +42,7 @@ const NO_STORE = /(?:^|,)\s*no-store\b/i;
 /** An HTTP-date in any of its three forms: IMF-fixdate, RFC 850's, asctime's (RFC 9110 §5.6.7). */
 const HTTP_DATE =
   /^(?:\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT|\w{6,9}, \d{2}-\w{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
-/** @koa/etag, for a file sent as a stream (an asset): from its size and modification time. */
+/** For a file sent as a stream (an asset): from its size and modification time. */
 const fileEtag = koaEtag({ weak: true });
 const nothingBelow = async () => {};
 
@@ -51,10 +51,6 @@ const sha1: (body: string | Buffer) => string =
   typeof crypto.hash === 'function'
     ? (body) => crypto.hash('sha1', body, 'base64')
     : (body) => crypto.createHash('sha1').update(body).digest('base64');
-
-/** The weak ETag the etag package (behind @koa/etag) gives a body of `size` bytes: their length and SHA-1. */
-const weakEtagOf = (body: string | Buffer, size: number) =>
-  `W/"${size.toString(16)}-${sha1(body).slice(0, 27)}"`;
 
 /**
  * Whether a GET or HEAD answered 2xx may be answered 304 instead (RFC 9110 §13.2.2): when the
@@ -78,19 +74,18 @@ function notModified(ctx: Context): boolean {
   return Date.parse(lastModified) <= Date.parse(since);
 }
 
-/**
- * A weak ETag for every answer that may be stored, and 304 when notModified. Text is hashed as it
- * is (Node encodes it for the hash, without a copy on the heap); a file's stream gets @koa/etag's.
- */
+/** Text is hashed as it is: Node encodes it for the hash, without a copy on the heap. */
 export const conditionalGet: Middleware = async (ctx, next) => {
   await next();
   if (NO_STORE.test(ctx.response.get('Cache-Control'))) return;
   const { body } = ctx;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    // Koa sets Content-Length from a text or bytes body: its size in bytes.
+    // The etag package's tag (behind @koa/etag), from the size Koa set and the SHA-1.
     const size = ctx.response.length ?? 0;
     const ok = ctx.status >= 200 && ctx.status < 300;
-    if (ok && size > 0 && !ctx.response.get('ETag')) ctx.set('ETag', weakEtagOf(body, size));
+    if (ok && size > 0 && !ctx.response.get('ETag')) {
+      ctx.set('ETag', `W/"${size.toString(16)}-${sha1(body).slice(0, 27)}"`);
+    }
   } else await fileEtag(ctx, nothingBelow);
   if (notModified(ctx)) {
     ctx.status = 304;

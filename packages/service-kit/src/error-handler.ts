@@ -86,9 +86,8 @@ const DROP_BYTES = 4 * 1024 * 1024;
 const DROP_MS = 1000;
 
 /**
- * Drops what was left unread of a request body, within bounds, and resolves whether it ended;
- * else the connection must close, and a socket closed with unread bytes sends a reset, which can
- * destroy an answer the client has not read yet.
+ * Resolves whether the rest of the body was dropped; else the connection must close, and a socket
+ * closed with unread bytes sends a reset, which can destroy an answer the client has not read yet.
  */
 function dropUnreadBody(req: IncomingMessage): Promise<boolean> {
   if (req.complete || req.destroyed || Number(req.headers['content-length']) > DROP_BYTES) {

@@ -25,7 +25,6 @@ type Template = (locals: Record<string, unknown>) => string;
 function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
   if (!compiledModule || !existsSync(compiledModule)) return undefined;
   let templates: Promise<Map<string, Template>> | undefined;
-  // koa-views names the template by its file.
   const byFile = (dir: string, compiled: Record<string, Template>) =>
     Object.entries(compiled).map(([name, template]) => [join(dir, name), template] as const);
   return async (file: string, locals: Record<string, unknown>): Promise<string> => {
@@ -53,14 +52,11 @@ export function pages({
   cacheViews,
   document,
 }: {
-  /** The service's folder: its views/ and public/. */
   root: string;
-  /** The module of templates compiled at build time; Pug itself without it. */
   compiledViews: string | undefined;
   formatting: Record<string, unknown> | undefined;
   errorView: string | undefined;
   cacheViews: boolean;
-  /** The API's document, which /docs shows. */
   document: JsonSchema;
 }) {
   const viewsDir = join(root, 'views');
@@ -83,14 +79,13 @@ export function pages({
   const renderKitView = renderOf(KIT_VIEWS);
   return {
     assets: files.middleware,
-    /** `ctx.render` for a page request: koa-views' middleware. */
+    /** `ctx.render` for a page request. */
     views: views(viewsDir, settings),
     /** GET /docs: the API reference, a kit view in the service's layout. */
     docs: new Router().get('/docs', async (ctx) => {
       ctx.set('Cache-Control', DOCS_CACHE);
       await renderKitView(ctx, 'docs.pug', { title: 'API reference', api: document });
     }),
-    /** The error page in the site's layout, when there is one. */
     renderError:
       errorView === undefined
         ? undefined

@@ -11,10 +11,10 @@ import type { Logger } from './log.js';
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
 
-/** Its errors are JSON, as the API's. */
+/** A JSON path: its errors are JSON, as the API's. */
 export const METRICS_PATH = '/metrics';
 
-/** A Prometheus registry with the process and event-loop metrics of prom-client. */
+/** A Prometheus registry with prom-client's process and event-loop metrics. */
 export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
@@ -33,18 +33,11 @@ export function metricsEndpoint(registry: Registry): Middleware {
   };
 }
 
-/**
- * The probes an orchestrator, Docker's health check or the proxy sends every few seconds: their
- * successful answers are logged at debug level, so that they do not bury the requests of people.
- */
+/** Probes come every few seconds: their successes are logged at debug level, below people's. */
 const PROBES = new Set<string>(Object.values(HEALTH_PATHS));
 
-/**
- * The route a request went to, as its template (`/cds/:id`), never the raw path: the label
- * set stays bounded whatever paths clients send.
- */
+/** The route as its template (`/cds/:id`), never the raw path: the label set stays bounded. */
 function routeOf(ctx: Context): string {
-  // @koa/router sets routerPath on the context of a request that one of its routes answered.
   const { routerPath } = ctx as Partial<RouterContext>;
   if (routerPath !== undefined) return routerPath;
   if (ctx.path.startsWith('/assets/')) return '/assets/:file';

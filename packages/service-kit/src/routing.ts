@@ -4,10 +4,7 @@ import KoaRouter, { type RouterOptions } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Operation } from './operations.js';
 
-/**
- * @koa/router with the kit's rule for paths: a route matches its path in exactly its case, as
- * the JSON-path check (`jsonPaths`) and the document read it, so `/API/games/1` is no route.
- */
+/** @koa/router matching a path in its exact case, as `jsonPaths` and the document read it. */
 export class Router extends KoaRouter {
   constructor(options: RouterOptions = {}) {
     super({ sensitive: true, ...options });
@@ -31,7 +28,7 @@ export function normalizedPath(path: string): string {
   });
 }
 
-/** Rewrites the request's path to `normalizedPath` before anything reads it, routing included. */
+/** Before anything reads the path: every layer sees `%74op-rated` as `top-rated`. */
 export const normalizePath: Middleware = (ctx, next) => {
   const { path } = ctx;
   const normal = normalizedPath(path);
@@ -48,14 +45,12 @@ function routesOf(router: Router): Middleware {
   const dispatch = router.routes() as unknown as Middleware;
   const allowedMethods = router.allowedMethods() as unknown as Middleware;
   const nothingBelow = async () => {};
-  // Only a request no route answered (the router passes it on) asks which methods the path has.
   const unmatched = async (ctx: Context) => {
     await allowedMethods(ctx, nothingBelow);
     if (ctx.response.status === 501) ctx.status = ctx.response.get('Allow') ? 405 : 404;
     // The router answers OPTIONS with an empty text/plain 200: Allow is the whole answer.
     else if (ctx.method === 'OPTIONS' && ctx.response.status === 200) ctx.status = 204;
   };
-  // Nothing is below the routes.
   return (ctx) => dispatch(ctx, () => unmatched(ctx));
 }
 

@@ -38,11 +38,7 @@ const API_HEADERS = {
   xXssProtection: false,
 } as const;
 
-/**
- * Sets the security headers on Node's response with helmet, as its README shows it (connect-style,
- * on Node's request and response): on pages, its defaults with this Content-Security-Policy; on
- * JSON answers (`isJson`), API_HEADERS.
- */
+/** helmet as its README shows it, connect-style on Node's request and response. */
 export function securityHeaders(
   isJson: (ctx: Context) => boolean,
   contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY,

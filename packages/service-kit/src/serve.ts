@@ -12,12 +12,8 @@ import { createLogger, exitAfterLogs, type Logger } from './log.js';
 
 /** From the moment the server stops accepting: longer than any request should take. */
 const FORCED_EXIT_MS = 10_000;
-/**
- * After the server stops accepting, how long a connection with nothing under way stays open:
- * a request a client sends on it meanwhile is answered (with `Connection: close`).
- */
+/** After the server stops accepting, how long a connection with nothing under way stays open. */
 export const IDLE_GRACE_MS = 2_000;
-/** How often a stopping server looks for connections that have been idle that long. */
 const SWEEP_MS = 100;
 
 /** What Node's parser reports, answered as Node itself would (431, 408), else 400. */
@@ -25,7 +21,6 @@ const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
   ['HPE_HEADER_OVERFLOW', [431, 'The request headers are too large']],
   ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'The request took too long to arrive']],
 ]);
-const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
 
 /**
  * Per connection, the answer it is making, or whose request is still being read: set by each
@@ -34,10 +29,8 @@ const MALFORMED: [number, string] = [400, 'Malformed HTTP request'];
  */
 type Exchange = { res?: ServerResponse | undefined };
 
-/** An answer is being made, or is not yet all handed to the socket. */
 const answering = (res: ServerResponse | undefined) => res !== undefined && !res.writableFinished;
 
-/** The error answered on the socket itself, before Koa, which then closes it. */
 function rawJsonError(status: number, message: string): string {
   const body = JSON.stringify({ error: message, status });
   return [
@@ -54,10 +47,9 @@ function rawJsonError(status: number, message: string): string {
 }
 
 /**
- * The HTTP server of an app: keep-alive longer than common load balancers', and what Node would
- * answer itself answered with the JSON error body. `stop` stops it as the kit README says, without
- * resetting a request a client has already sent (http.Server's close() closes idle keep-alive
- * connections at once, while the client's next request may be on its way).
+ * The HTTP server of an app, and its `stop` (see README.md), which resets no request a client has
+ * sent: http.Server's close() closes idle keep-alive connections at once, while the client's next
+ * request may be on its way.
  */
 export function createHttpServer(app: Koa): {
   server: Server;
@@ -98,7 +90,7 @@ export function createHttpServer(app: Koa): {
     }
     // The bytes in error begin a request of their own: the answer under way is sent first (a
     // write was applied), then the 400. Node's own handler would write it in that answer's place.
-    const [status, message] = CLIENT_ERRORS.get(error.code) ?? MALFORMED;
+    const [status, message] = CLIENT_ERRORS.get(error.code) ?? [400, 'Malformed HTTP request'];
     const refuse = () =>
       socket.writable ? socket.end(rawJsonError(status, message)) : socket.destroy();
     if (answering(res)) res?.once('close', refuse);
@@ -119,7 +111,6 @@ export function createHttpServer(app: Koa): {
       for (const { res } of connections.values()) {
         if (res && !res.headersSent) res.setHeader('Connection', 'close');
       }
-      /** Per connection: what it had read, and since when it has been quiet. */
       const quiet = new WeakMap<Socket, { bytesRead: number; since: number }>();
       const sweep = () => {
         if (connections.size === 0) {
@@ -144,19 +135,15 @@ export function createHttpServer(app: Koa): {
 
 export interface Started {
   app: Koa;
-  /** `shutdownDelayMs`: how long the server keeps serving and accepting after SIGTERM. */
   config: { port: number; host: string; shutdownDelayMs?: number };
   /** Closes what the service opened (a database), once every connection is closed. */
   onClose?: () => Promise<void> | void;
-  /** Logged with the listening line. */
   details?: Record<string, unknown>;
 }
 
 /**
- * A service's process: a logger, `start` (config, data, app), then listen; a failure exits 1.
- * On SIGTERM or SIGINT: /readyz answers 503 at once, the server keeps serving and accepting for
- * `shutdownDelayMs` (for a proxy to stop sending), then stops as createHttpServer's `stop` says,
- * runs onClose and exits 0; or 1 after 10 s more. A second signal ends the delay.
+ * A service's process: a logger, `start` (config, data, app), listen, and the graceful shutdown
+ * the kit README describes; a failure exits 1.
  */
 export async function runService(
   service: string,
@@ -173,10 +160,10 @@ export async function runService(
       server.once('error', reject);
       server.listen(port, host, resolve);
     });
-    let signalled = false;
-    let delay: NodeJS.Timeout | undefined;
+    // Serving (undefined), serving for the delay after a signal, or stopping (null).
+    let delay: NodeJS.Timeout | null | undefined;
     const stopAccepting = async () => {
-      delay = undefined;
+      delay = null;
       setTimeout(() => {
         logger.warn(`forcing exit ${FORCED_EXIT_MS / 1000} s after the server stopped accepting`);
         exitAfterLogs(logger, 1);
@@ -193,8 +180,7 @@ export async function runService(
       exitAfterLogs(logger, 0);
     };
     const shutdown = (signal: NodeJS.Signals) => {
-      if (!signalled) {
-        signalled = true;
+      if (delay === undefined) {
         markDraining(app);
         logger.info({ signal, delayMs: shutdownDelayMs }, 'shutting down');
         delay = setTimeout(stopAccepting, shutdownDelayMs);
@@ -205,7 +191,6 @@ export async function runService(
     };
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
-    // The URL actually bound (PORT=0 picks a free port).
     const { port: bound } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     logger.info({ url, ...details }, `${service} listening`);

@@ -18,11 +18,7 @@ function validHost(host: string): boolean {
   return isIPv6(host.slice(1, host.lastIndexOf(']')));
 }
 
-/**
- * What Node lets through but no route can answer: a request without Host (HTTP/1.1), with two,
- * or with one that is not host[:port] (RFC 9112 section 3.2: 400), and a query whose
- * percent-encoding is broken (Koa would silently keep the raw text).
- */
+/** What Node lets through but no route can answer; a broken query Koa would keep as raw text. */
 export const wellFormedRequest: Middleware = (ctx, next) => {
   const { host } = ctx.req.headers;
   if (host) {
@@ -40,7 +36,6 @@ export const wellFormedRequest: Middleware = (ctx, next) => {
     throw new BadRequest('An HTTP/1.1 request needs a Host header');
   }
   const query = ctx.querystring;
-  // Only a `%` can be broken.
   if (query.includes('%')) {
     for (const part of query.split('&')) {
       try {
