@@ -43,12 +43,10 @@ export function readServerConfig(
     port: envSetting(env, 'PORT', defaults.port, { max: 65535 }),
     host: env.HOST || '127.0.0.1',
     logRequests: envSetting(env, 'LOG_REQUESTS', true),
-    /** The origins allowed to call the JSON API from a browser: a comma-separated list, or `*`. */
     corsOrigins: env.CORS_ORIGINS?.split(',')
       .map((origin) => origin.trim())
       .filter(Boolean) ?? [...defaults.corsOrigins],
     metrics: envSetting(env, 'METRICS', true),
-    /** How long to serve on after SIGTERM, /readyz answering 503: for a proxy to stop sending. */
     shutdownDelayMs: envSetting(env, 'SHUTDOWN_DELAY_MS', 0, { max: 60_000 }),
   };
 }

@@ -4,13 +4,11 @@ import type { JsonSchema, Operation } from './operations.js';
 
 type HealthReport = { ok: boolean; details: Record<string, unknown> };
 
+/** `check`: not ok while a dependency does not answer; `mayFail` documents that 503. */
 interface HealthOptions {
   summary?: string;
-  /** The JSON Schemas of the details, by name. */
   details: Record<string, JsonSchema>;
-  /** The service's state (not ok: a dependency does not answer), which /healthz shows. */
   check: () => HealthReport | Promise<HealthReport>;
-  /** Documents the 503 of a dependency that does not answer. */
   mayFail?: boolean;
 }
 

@@ -6,14 +6,11 @@ export class SeedError extends Error {
   override name = 'SeedError';
 }
 
+/** See README.md: `nested` is `{ activities: 'activity' }`, `check` says what a schema cannot. */
 interface SeedRules<T> {
-  /** What the file holds, in words: `games`, `destinations`. */
   what: string;
-  /** The JSON Schema of one record: a seed file is a non-empty array of them. */
   recordSchema: AnySchema;
-  /** Arrays of named records in a record, and what one is called: `{ activities: 'activity' }`. */
   nested?: Readonly<Record<string, string>>;
-  /** What the schema cannot say (duplicates, ranges in order), in words. */
   check?: (records: T[]) => string[];
 }
 

@@ -147,12 +147,12 @@ function failure(
 }
 
 function wording(schema: JsonSchema, keyword: string): string {
-  const { type, minimum, maximum, minLength, maxLength } = schema as Record<string, unknown>;
+  const { type, minimum, maximum, minLength, maxLength } = schema;
   const choices = schema.enum as unknown[] | undefined;
   if (choices)
     return choices.length === 1 ? `must be ${choices[0]}` : `must be one of ${choices.join(', ')}`;
+  const kind = typeof type === 'string' && `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
   if (type === 'integer' || type === 'number') {
-    const kind = type === 'integer' ? 'an integer' : 'a number';
     if (minimum !== undefined && maximum !== undefined)
       return `must be ${kind} from ${minimum} to ${maximum}`;
     if (minimum !== undefined) return `must be ${kind} of at least ${minimum}`;
@@ -163,10 +163,7 @@ function wording(schema: JsonSchema, keyword: string): string {
   if (keyword === 'minLength') {
     return minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`;
   }
-  if (keyword === 'type' && typeof type === 'string') {
-    return `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-  }
-  return 'is not valid';
+  return keyword === 'type' && kind ? `must be ${kind}` : 'is not valid';
 }
 
 /** RFC 8259's number (leading zeros tolerated): never " 12", "0x10" nor "Infinity". */
