@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Koa, { type Context, type Middleware } from 'koa';
-import type { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { compression } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
 import { corsFor } from './cors.js';
@@ -9,12 +9,7 @@ import { HEALTH_PATHS } from './health.js';
 import { type Logger, silentLogger } from './log.js';
 import { type Api, DOCUMENT_PATH } from './operations.js';
 import { pages } from './pages.js';
-import {
-  createMetricsRegistry,
-  METRICS_PATH,
-  metricsEndpoint,
-  recordRequests,
-} from './request-record.js';
+import { METRICS_PATH, metricsEndpoint, recordRequests } from './request-record.js';
 import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
@@ -65,9 +60,14 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     errorView: options.errorView,
     document: api.document,
   });
-  const { metrics: given = true } = options;
-  const metrics = given === true ? createMetricsRegistry(options.service) : given || undefined;
-  app.metrics = metrics;
+  let { metrics = true } = options;
+  if (metrics === true) {
+    metrics = new Registry();
+    metrics.setDefaultLabels({ service: options.service });
+    collectDefaultMetrics({ register: metrics }); // the process's and its event loop's
+  }
+  const registry = metrics || undefined;
+  app.metrics = registry;
   const security = securityHeaders(isJson, options.contentSecurityPolicy);
 
   // A failure after the answer has started (a client gone in the middle of a streamed body)
@@ -79,7 +79,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
 
   app.use(normalizePath);
-  app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics }));
+  app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics: registry }));
   app.use(
     errorHandler({ logger, isApi: isJson, setHeaders: security, renderPage: page.renderError }),
   );
@@ -98,7 +98,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     apiRouters: options.apiRouters ?? [],
     pages: [...(options.routers ?? []), page.docs],
   });
-  const serveMetrics = metrics && metricsEndpoint(metrics);
+  const serveMetrics = registry && metricsEndpoint(registry);
   const answerApi: Middleware = async (ctx, next) => {
     if (serveMetrics && ctx.path === METRICS_PATH) {
       return serveMetrics(ctx, () => routes.api(ctx, next));
@@ -141,18 +141,15 @@ export function createPagesApp(
     ServiceAppOptions,
     'service' | 'api' | 'jsonPaths' | 'routers' | 'apiRouters' | 'formatting'
   >,
-  { corsOrigins = ['*'], logger, logRequests, cacheViews, metrics }: AppSettings,
+  { corsOrigins = ['*'], ...settings }: AppSettings,
 ): ServiceApp {
   return createServiceApp({
+    ...settings,
     ...parts,
     root: fileURLToPath(new URL('..', appModule)),
     compiledViews: new URL('./views.js', appModule),
     errorView: 'error.pug',
     cors: { origins: corsOrigins },
-    logger,
-    logRequests,
-    cacheViews,
-    metrics,
   });
 }
 

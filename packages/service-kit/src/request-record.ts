@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Histogram, type Registry } from 'prom-client';
 import { CACHE_CONTROL } from './cache-control.js';
 import { HEALTH_PATHS } from './health.js';
 import type { Logger } from './log.js';
@@ -13,14 +13,6 @@ const VALID_ID = /^[\w.:-]{1,128}$/;
 
 /** A JSON path: its errors are JSON, as the API's. */
 export const METRICS_PATH = '/metrics';
-
-/** A Prometheus registry with prom-client's process and event-loop metrics. */
-export function createMetricsRegistry(service: string): Registry {
-  const registry = new Registry();
-  registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry });
-  return registry;
-}
 
 export function metricsEndpoint(registry: Registry): Middleware {
   return (ctx, next) => {
