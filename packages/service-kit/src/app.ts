@@ -52,14 +52,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app: ServiceApp = new Koa();
   const isJsonPath = jsonPathTest(options.jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
-  const page = pages({
-    root,
-    cacheViews: options.cacheViews ?? true,
-    compiledViews: options.compiledViews && fileURLToPath(options.compiledViews),
-    formatting: options.formatting,
-    errorView: options.errorView,
-    document: api.document,
-  });
+  const page = pages(root, api.document, options);
   let { metrics = true } = options;
   if (metrics === true) {
     metrics = new Registry();
@@ -79,10 +72,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
 
   app.use(normalizePath);
-  app.use(recordRequests({ log: options.logRequests ? logger : undefined, metrics: registry }));
-  app.use(
-    errorHandler({ logger, isApi: isJson, setHeaders: security, renderPage: page.renderError }),
-  );
+  app.use(recordRequests(options.logRequests ? logger : undefined, registry));
+  app.use(errorHandler(logger, isJson, security, page.renderError));
   app.use(wellFormedRequest);
   app.use(corsFor(isJson, api.operations, options.cors?.origins ?? []));
   app.use((ctx, next) => {

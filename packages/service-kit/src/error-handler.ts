@@ -11,19 +11,15 @@ import type { Logger } from './log.js';
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
  * `expose`) keeps its status, message, details and headers; anything else is logged and answered
- * with a generic message. Bodiless error statuses (404, 405 from the router) get a body too.
+ * with a generic message. Bodiless error statuses (404, 405 from the router) get a body too. Each
+ * gets the security headers again, and outside the API the error page, when it renders.
  */
-export function errorHandler({
-  logger,
-  renderPage,
-  isApi,
-  setHeaders,
-}: {
-  logger: Logger;
-  renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined;
-  isApi: (ctx: Context) => boolean;
-  setHeaders: (ctx: Context) => void;
-}): Middleware {
+export function errorHandler(
+  logger: Logger,
+  isApi: (ctx: Context) => boolean,
+  setSecurityHeaders: (ctx: Context) => void,
+  renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined,
+): Middleware {
   return async (ctx, next) => {
     let body: ErrorBody;
     try {
@@ -43,7 +39,7 @@ export function errorHandler({
       if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
     }
     ctx.status = body.status;
-    setHeaders(ctx);
+    setSecurityHeaders(ctx);
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
     // A body left unread is dropped within bounds, so that closing cannot reset the answer away;
     // beyond them it stays unread (Node would read all of it to reuse the connection).

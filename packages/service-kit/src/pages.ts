@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { send } from '@koa/send';
 import type { Context, Middleware } from 'koa';
 import views from 'koa-views';
+import type { ServiceAppOptions } from './app.js';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import { DOCS_CACHE, type JsonSchema } from './operations.js';
@@ -44,24 +45,15 @@ function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
  * the pages) get a render of their own. None is kept on `app.context`: koa-views' render there
  * answers the context of its latest call, so two requests rendering at once would swap pages.
  */
-export function pages({
-  root,
-  compiledViews,
-  formatting,
-  errorView,
-  cacheViews,
-  document,
-}: {
-  root: string;
-  compiledViews: string | undefined;
-  formatting: Record<string, unknown> | undefined;
-  errorView: string | undefined;
-  cacheViews: boolean;
-  document: JsonSchema;
-}) {
+export function pages(
+  root: string,
+  document: JsonSchema,
+  options: Pick<ServiceAppOptions, 'compiledViews' | 'formatting' | 'errorView' | 'cacheViews'>,
+) {
+  const { compiledViews, formatting, errorView, cacheViews = true } = options;
   const viewsDir = join(root, 'views');
   const files = assets([join(root, 'public'), join(KIT, 'public')]);
-  const engine = compiledEngine(viewsDir, compiledViews);
+  const engine = compiledEngine(viewsDir, compiledViews && fileURLToPath(compiledViews));
   const settings = {
     ...(engine && { engineSource: { pug: engine } }),
     options: {

@@ -41,13 +41,7 @@ function routeOf(ctx: Context): string {
  * `metrics` (whose `_count` counts the requests: one metric per request, not two) and, when
  * given, one line in `log`.
  */
-export function recordRequests({
-  log,
-  metrics,
-}: {
-  log?: Logger | undefined;
-  metrics?: Registry | undefined;
-}): Middleware {
+export function recordRequests(log: Logger | undefined, metrics: Registry | undefined): Middleware {
   const duration =
     metrics &&
     new Histogram({
