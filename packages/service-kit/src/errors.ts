@@ -1,15 +1,8 @@
 import createError from 'http-errors';
 
-export interface ErrorDetail {
-  field: string;
-  message: string;
-}
+export type ErrorDetail = { field: string; message: string };
 
-export interface ErrorBody {
-  error: string;
-  status: number;
-  details?: ErrorDetail[];
-}
+export type ErrorBody = { error: string; status: number; details?: ErrorDetail[] };
 
 export const errorBodySchema = {
   type: 'object',
