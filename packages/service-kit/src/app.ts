@@ -84,11 +84,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(conditionalGet);
 
   // Then a request meets what its kind of path needs, and that only.
-  const routes = routing(isJsonPath, {
-    operations: api.operations,
-    apiRouters: options.apiRouters ?? [],
-    pages: [...(options.routers ?? []), page.docs],
-  });
+  const pageRouters = [...(options.routers ?? []), page.docs];
+  const routes = routing(isJsonPath, api.operations, options.apiRouters ?? [], pageRouters);
   const serveMetrics = registry && metricsEndpoint(registry);
   const answerApi: Middleware = async (ctx, next) => {
     if (serveMetrics && ctx.path === METRICS_PATH) {

@@ -60,11 +60,9 @@ function routesOf(router: Router): Middleware {
  */
 export function routing(
   isJsonPath: (path: string) => boolean,
-  {
-    operations,
-    apiRouters,
-    pages,
-  }: { operations: readonly Operation[]; apiRouters: readonly Router[]; pages: readonly Router[] },
+  operations: readonly Operation[],
+  apiRouters: readonly Router[],
+  pages: readonly Router[],
 ): { api: Middleware; pages: Middleware } {
   const combined = (routers: readonly Router[]) => {
     const router = new Router();
