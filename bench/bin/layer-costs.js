@@ -7,18 +7,17 @@
 import { readFileSync } from 'node:fs';
 
 const LAYERS = [
-  ['request record (id, metrics, log)', /service-kit\/dist\/request-record\.js|\/prom-client\/|\/pino\//],
+  ['request record (id, metrics, log, GET /metrics)', /service-kit\/dist\/request-record\.js|\/prom-client\/|\/pino\//],
   ['errors', /service-kit\/dist\/error-handler\.js/],
   ['well-formed request', /service-kit\/dist\/well-formed\.js/],
   ['CORS', /service-kit\/dist\/cors\.js|\/@koa\/cors\//],
   ['security headers', /service-kit\/dist\/security-headers\.js/],
-  ['metrics endpoint', /service-kit\/dist\/metrics\.js/],
   ['compression', /service-kit\/dist\/compression\.js|\/negotiator\/|\/compressible\/|\/mime-db\//],
   ['conditional GET + weak ETag', /service-kit\/dist\/conditional-get\.js|\/@koa\/etag\/|\/etag\//],
-  ['JSON serialization', /service-kit\/dist\/json\.js/],
-  ['assets', /service-kit\/dist\/assets\.js|\/@koa\/send\//],
-  ['pages (koa-views)', /service-kit\/dist\/pages\.js|\/koa-views\/|\/get-paths\/|\/pify\/|\/resolve-path\/|service-kit\/dist\/views\.js/],
-  ['template rendering', /dist\/views\.js|service-kit\/dist\/view-engine\.js|\/pug-runtime\//],
+  ['JSON serialization (and dispatch by kind)', /service-kit\/dist\/app\.js/],
+  ['assets (sending the file)', /\/@koa\/send\//],
+  ['pages (koa-views, the assets\' lookup)', /service-kit\/dist\/pages\.js|\/koa-views\/|\/get-paths\/|\/pify\/|\/resolve-path\/|service-kit\/dist\/views\.js/],
+  ['template rendering', /dist\/views\.js|\/pug-runtime\//],
   ['routing (@koa/router)', /service-kit\/dist\/routing\.js|\/@koa\/router\/|\/koa-compose\/|\/path-to-regexp\//],
   ['the route (domain, store)', /-service\/dist\//],
   ['Koa', /\/koa\/|\/koa-[a-z-]+\/|\/on-finished\/|\/statuses\/|\/vary\/|\/type-is\/|\/mime-types\/|\/content-type\/|\/accepts\/|\/cache-content-type\/|\/parseurl\//],
