@@ -28,7 +28,6 @@ const CLIENT_ERRORS = new Map<string | undefined, [number, string]>([
  * and made each garbage collection dearer).
  */
 type Exchange = { res?: ServerResponse | undefined };
-
 const answering = (res: ServerResponse | undefined) => res !== undefined && !res.writableFinished;
 
 function rawJsonError(status: number, message: string): string {
@@ -58,11 +57,18 @@ export function createHttpServer(app: Koa): {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
   const connections = new Map<Socket, Exchange>();
-  let stopping = false;
+  /** Set by stop: closes the server (no more accepting) as soon as no connection is left. */
+  let onLastClosed: (() => void) | undefined;
   server.on('connection', (socket: Socket) => {
+    if (onLastClosed) {
+      socket.destroy();
+      return;
+    }
     connections.set(socket, {});
-    socket.once('close', () => connections.delete(socket));
-    if (stopping) socket.destroy();
+    socket.once('close', () => {
+      connections.delete(socket);
+      if (connections.size === 0) onLastClosed?.();
+    });
   });
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const exchange = connections.get(req.socket);
@@ -104,7 +110,6 @@ export function createHttpServer(app: Koa): {
   });
   const stop = (idleMs = IDLE_GRACE_MS) =>
     new Promise<void>((resolve) => {
-      stopping = true;
       server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
         res.setHeader('Connection', 'close');
       });
@@ -113,11 +118,6 @@ export function createHttpServer(app: Koa): {
       }
       const quiet = new WeakMap<Socket, { bytesRead: number; since: number }>();
       const sweep = () => {
-        if (connections.size === 0) {
-          clearInterval(sweeping);
-          server.close(() => resolve());
-          return;
-        }
         const now = performance.now();
         for (const [socket, { res }] of connections) {
           const seen = quiet.get(socket);
@@ -128,7 +128,13 @@ export function createHttpServer(app: Koa): {
         }
       };
       const sweeping = setInterval(sweep, Math.min(SWEEP_MS, idleMs));
-      sweep();
+      onLastClosed = () => {
+        onLastClosed = () => {}; // still stopping: a connection arriving meanwhile is closed
+        clearInterval(sweeping);
+        server.close(() => resolve());
+      };
+      if (connections.size === 0) onLastClosed();
+      else sweep();
     });
   return { server, stop };
 }
