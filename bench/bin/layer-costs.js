@@ -13,7 +13,7 @@ const LAYERS = [
   ['CORS', /service-kit\/dist\/cors\.js|\/@koa\/cors\//],
   ['security headers', /service-kit\/dist\/security-headers\.js/],
   ['compression', /service-kit\/dist\/compression\.js|\/negotiator\/|\/compressible\/|\/mime-db\//],
-  ['conditional GET + weak ETag', /service-kit\/dist\/conditional-get\.js|\/@koa\/etag\/|\/etag\//],
+  ['conditional GET + weak ETag', /service-kit\/dist\/conditional-get\.js/],
   ['JSON serialization (and dispatch by kind)', /service-kit\/dist\/app\.js/],
   ['assets (sending the file)', /\/@koa\/send\//],
   ['pages (koa-views, the assets\' lookup)', /service-kit\/dist\/pages\.js|\/koa-views\/|\/get-paths\/|\/pify\/|\/resolve-path\/|service-kit\/dist\/views\.js/],

@@ -1,7 +1,8 @@
+import { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import Koa, { type Context, type Middleware } from 'koa';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { compression } from './compression.js';
+import { compress } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
 import { corsFor } from './cors.js';
 import { errorHandler } from './error-handler.js';
@@ -80,29 +81,26 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     security(ctx);
     return next();
   });
-  app.use(compression);
-  app.use(conditionalGet);
+  app.use(async (ctx, next) => {
+    await next();
+    // The answer's bytes, once: an object is serialized here, so that its tag and its encoding
+    // see what is sent.
+    const { body } = ctx;
+    if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
+      ctx.body = JSON.stringify(body);
+    }
+    conditionalGet(ctx);
+    compress(ctx);
+  });
 
   // Then a request meets what its kind of path needs, and that only.
   const pageRouters = [...(options.routers ?? []), page.docs];
   const routes = routing(isJsonPath, api.operations, options.apiRouters ?? [], pageRouters);
   const serveMetrics = registry && metricsEndpoint(registry);
-  const answerApi: Middleware = async (ctx, next) => {
-    if (serveMetrics && ctx.path === METRICS_PATH) {
-      return serveMetrics(ctx, () => routes.api(ctx, next));
-    }
-    await routes.api(ctx, next);
-    // Serialized here once, to the bytes the ETag and compression above see.
-    const { body } = ctx;
-    if (
-      body &&
-      typeof body === 'object' &&
-      !Buffer.isBuffer(body) &&
-      typeof (body as { pipe?: unknown }).pipe !== 'function'
-    ) {
-      ctx.body = JSON.stringify(body);
-    }
-  };
+  const answerApi: Middleware = (ctx, next) =>
+    serveMetrics && ctx.path === METRICS_PATH
+      ? serveMetrics(ctx, () => routes.api(ctx, next))
+      : routes.api(ctx, next);
   const answerPage: Middleware = (ctx, next) => {
     ctx.state.path = ctx.path; // the templates' `path`
     return page.assets(ctx, () => page.views(ctx, () => routes.pages(ctx, next)));

@@ -2,7 +2,7 @@
 import { Stream } from 'node:stream';
 import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
 import compressible from 'compressible';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import Negotiator from 'negotiator';
 
 /** Smaller bodies are not worth compressing. */
@@ -54,12 +54,12 @@ function encodingOf(ctx: Context): keyof typeof compressors | undefined {
 }
 
 /**
- * A HEAD gets the compressor as its body, never fed (Koa destroys it once the answer is sent):
- * Koa sends a HEAD no body, and no Content-Length for a stream, so it has the GET's headers only.
+ * Compresses the answer when it is worth it and the client takes it. A HEAD gets the compressor
+ * as its body, never fed (Koa destroys it once the answer is sent): Koa sends a HEAD no body, and
+ * no Content-Length for a stream, so it has the GET's headers only.
  */
-export const compression: Middleware = async (ctx, next) => {
+export function compress(ctx: Context): void {
   ctx.vary('Accept-Encoding');
-  await next();
   const encoding = encodingOf(ctx);
   if (encoding === undefined) return;
   const { body } = ctx;
@@ -70,4 +70,4 @@ export const compression: Middleware = async (ctx, next) => {
   if (ctx.method === 'HEAD') return;
   if (body instanceof Stream) body.pipe(stream);
   else stream.end(body);
-};
+}

@@ -117,6 +117,7 @@ function assets(dirs: readonly string[]) {
       ctx.query.v === file.version ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate,
     );
     await send(ctx, name, { root: file.dir });
+    ctx.set('ETag', `W/"${file.version}"`); // the hash its URL names
   };
   const url = (name: string): string => {
     const file = files.get(name);
