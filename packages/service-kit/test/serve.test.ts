@@ -74,6 +74,22 @@ describe("createHttpServer's stop", () => {
     await stopped;
   });
 
+  it('stops listening as its last connection closes, so that a new client is refused, not accepted and reset', async () => {
+    const { server, stop, port } = await listening();
+    const accepted: Socket[] = [];
+    server.on('connection', (socket: Socket) => accepted.push(socket));
+    const client = await openConnection(port);
+    expect(await client.request('/api/items')).to.match(/^HTTP\/1\.1 200/);
+    const stopped = stop(60_000);
+    expect(server.listening).to.equal(true);
+    const [last] = accepted;
+    client.socket.end();
+    // The server's own 'close' listener came first: by this one, it must have stopped listening.
+    await once(last as Socket, 'close');
+    expect(server.listening).to.equal(false);
+    await stopped;
+  });
+
   it('answers a request whose first bytes arrived before the stop with Connection: close', async () => {
     const { stop, port } = await listening();
     const client = await openConnection(port);
