@@ -75,8 +75,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(normalizePath);
   app.use(recordRequests(options.logRequests ? logger : undefined, registry));
   app.use(errorHandler(logger, isJson, security, page.renderError));
-  app.use(wellFormedRequest);
   app.use(corsFor(isJson, api.operations, options.cors?.origins ?? []));
+  app.use(wellFormedRequest);
   app.use((ctx, next) => {
     security(ctx);
     return next();

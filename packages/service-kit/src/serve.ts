@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { markDraining } from './health.js';
 import { createLogger, exitAfterLogs, type Logger } from './log.js';
+import { API_SECURITY_HEADERS } from './security-headers.js';
 
 /** From the moment the server stops accepting: longer than any request should take. */
 const FORCED_EXIT_MS = 10_000;
@@ -37,8 +38,7 @@ function rawJsonError(status: number, message: string): string {
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
-    "Content-Security-Policy: default-src 'none'",
+    ...API_SECURITY_HEADERS.map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
     body,

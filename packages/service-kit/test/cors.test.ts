@@ -156,4 +156,22 @@ describe('CORS', () => {
     expect(error.headers['access-control-allow-origin']).to.equal('*');
     expect(error.headers.vary ?? '').not.to.match(/origin/i);
   });
+
+  it('lets a script read the 400 of a malformed request: a broken query, a bad Host', async () => {
+    const { app, request } = fixtureService({ cors: { origins: ['https://a.example'] } });
+    const server = app.callback();
+    const brokenQuery = await request(server)
+      .get('/api/items?name=%ZZ')
+      .set('Origin', 'https://a.example')
+      .expect(400);
+    const badHost = await request(server)
+      .get('/api/items')
+      .set('Host', 'a b')
+      .set('Origin', 'https://a.example')
+      .expect(400);
+    for (const res of [brokenQuery, badHost]) {
+      expect(res.headers['access-control-allow-origin']).to.equal('https://a.example');
+      expect(res.body.status).to.equal(400);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import request from 'supertest';
 import { fixtureService } from './fixture.js';
+import { rawExchange, servedFixture } from './raw-http.js';
 
 /** The pages' policy: what a service that names none gets. */
 const PAGES_POLICY =
@@ -35,19 +36,39 @@ async function answers(app: Koa): Promise<[string, request.Response][]> {
   return [['GET /', page], ...got, ['DELETE /api/items', await client.delete('/api/items')]];
 }
 
+/** What every answer carries, its policy apart. */
+function expectSecurityHeaders(headers: Record<string, string>, policy: string, label: string) {
+  expect(headers['content-security-policy'], label).to.equal(policy);
+  expect(headers['x-content-type-options'], label).to.equal('nosniff');
+  expect(headers['x-frame-options'], label).to.equal('DENY');
+  expect(headers['referrer-policy'], label).to.equal('strict-origin-when-cross-origin');
+  expect(headers['cross-origin-resource-policy'], label).to.equal('same-origin');
+}
+
 describe('security headers', () => {
+  const served = servedFixture();
+
   it('are on every answer: routes, pages, probes, the document, assets and errors', async () => {
     const { app } = fixtureService();
     const seen = await answers(app);
     expect(seen.map(([, res]) => res.status)).to.include.members([200, 404, 405, 500, 400]);
     for (const [label, { headers }] of seen) {
-      expect(headers['content-security-policy'], label).to.equal(
-        isJsonAnswer(label) ? API_POLICY : PAGES_POLICY,
+      expectSecurityHeaders(headers, isJsonAnswer(label) ? API_POLICY : PAGES_POLICY, label);
+    }
+  });
+
+  it("are a JSON answer's on the errors of Node's parser, written to the socket", async () => {
+    for (const request of [
+      'NOT HTTP AT ALL\r\n\r\n',
+      'CONNECT x:443 HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]) {
+      const answer = await rawExchange(served.url, request);
+      expect(answer, request).to.match(/^HTTP\/1\.1 40[05]/);
+      const fields = [...answer.matchAll(/^([\w-]+): (.*)\r$/gm)];
+      const headers = Object.fromEntries(
+        fields.map(([, name, value]) => [name?.toLowerCase(), value]),
       );
-      expect(headers['x-content-type-options'], label).to.equal('nosniff');
-      expect(headers['x-frame-options'], label).to.equal('DENY');
-      expect(headers['referrer-policy'], label).to.equal('strict-origin-when-cross-origin');
-      expect(headers['cross-origin-resource-policy'], label).to.equal('same-origin');
+      expectSecurityHeaders(headers, API_POLICY, request);
     }
   });
 
