@@ -62,8 +62,13 @@ export const kitFormatting = {
     const type = Array.isArray(schema.type)
       ? schema.type.join(' or ')
       : String(schema.type ?? 'any');
-    if (schema.minimum === undefined && schema.maximum === undefined) return type;
-    return `${type}, ${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`;
+    // Words, not an ellipsis: a character above U+00FF makes V8 keep the whole page at two bytes
+    // per character.
+    const { minimum, maximum } = schema;
+    if (minimum === undefined && maximum === undefined) return type;
+    if (maximum === undefined) return `${type}, at least ${minimum}`;
+    if (minimum === undefined) return `${type}, at most ${maximum}`;
+    return `${type}, ${minimum} to ${maximum}`;
   },
   inlineCode,
   breakablePath,

@@ -60,6 +60,12 @@ describe('the API reference helpers', () => {
     expect(kitFormatting.schemaType({ type: 'integer', minimum: 1, maximum: 1000 })).to.equal(
       'integer, 1 to 1000',
     );
+    expect(kitFormatting.schemaType({ type: 'integer', minimum: 0 })).to.equal(
+      'integer, at least 0',
+    );
+    expect(kitFormatting.schemaType({ type: 'number', maximum: 10 })).to.equal(
+      'number, at most 10',
+    );
     expect(kitFormatting.schemaType({ enum: ['a', '-a'] })).to.equal('one of a, -a');
     expect(kitFormatting.schemaType({ type: ['number', 'null'] })).to.equal('number or null');
   });
