@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { type StoreHandle, sqliteFactory } from '../stores.js';
 
-describe('GET / (the service has no home page)', () => {
+describe('the pages (the service has no home page: its one page is /docs)', () => {
   let handle: StoreHandle;
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
   before(async () => {
@@ -23,5 +23,10 @@ describe('GET / (the service has no home page)', () => {
       .expect(200);
     expect(docs.headers['content-type']).to.match(/^text\/html/);
     expect(docs.text).to.include('CD Collection API reference');
+  });
+
+  it('/docs is one-byte text, so that V8 keeps it at a byte per character', async () => {
+    const { text } = await request(app).get('/docs').expect(200);
+    expect(/[\u0100-\uffff]/.exec(text)?.[0], 'a character above U+00FF').to.equal(undefined);
   });
 });

@@ -117,10 +117,8 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
       }
       const shownGenre =
         genre && catalogue.genres.find((g) => g.toLowerCase() === genre.toLowerCase());
-      const title = searchTitle(q, shownGenre ?? genre);
+      // The view words its title from the query, genre and page.
       return page(ctx, 'search.pug', {
-        title: pageNumber > 1 ? `${title}, page ${pageNumber}` : title,
-        heading: title,
         description: 'Search the games on the shelf by title, developer and genre.',
         q: q ?? '',
         genre: shownGenre ?? genre ?? '',
@@ -152,11 +150,4 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
         recommendations: catalogue.recommendations(game),
       });
     });
-}
-
-/** The title of a search page: what was asked for. */
-function searchTitle(q: string | undefined, genre: string | undefined): string {
-  const games = genre ? `${genre} games` : 'Games';
-  if (q) return `${games} matching “${q}”`;
-  return genre ? games : 'All games';
 }

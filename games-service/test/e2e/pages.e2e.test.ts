@@ -65,6 +65,7 @@ describe('pages in Chromium', function () {
       .click();
     await page.waitForURL(/\/search\?q=the$/);
     expect(await page.locator('h1').textContent()).to.equal('Games matching “the”');
+    expect(await page.title()).to.equal('Games matching “the” · Game Shelf');
     const firstPage = await page.locator('.game-card h2').allTextContents();
     const matching = catalogue.games
       .filter((g) => /(^|\W)the/i.test(`${g.title} ${g.developer}`))

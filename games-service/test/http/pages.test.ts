@@ -138,6 +138,26 @@ describe('pages', () => {
     expect(res.text).to.include('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
+  it('is one-byte text on every page, so that V8 keeps it at a byte per character', async () => {
+    const found: string[] = [];
+    for (const [path, status] of [
+      ['/', 200],
+      ['/top-rated', 200],
+      ['/games/1', 200],
+      ['/hidden-gems', 200],
+      ['/search?q=zelda', 200],
+      ['/search?page=2', 200],
+      ['/search?q=xyzzy', 200],
+      ['/no-such-page', 404],
+      ['/docs', 200],
+    ] as const) {
+      const { text } = await request(app).get(path).expect(status);
+      const char = /[\u0100-\uffff]/.exec(text)?.[0];
+      if (char) found.push(`${path}: ${char}`);
+    }
+    expect(found, 'pages with a character above U+00FF').to.deep.equal([]);
+  });
+
   it('serves the stylesheet with a versioned URL cached for good', async () => {
     const home = await request(app).get('/');
     const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(home.text)?.[1];

@@ -34,7 +34,10 @@ describe('the search page', () => {
       ...res.text.matchAll(/class="game-card__link" href="\/games\/\d+">([^<]+)</g),
     ].map((m) => m[1]);
     expect(titles).to.deep.equal(expected);
-    expect(res.text).to.include('Platformer games matching “super”');
+    expect(res.text).to.include('<h1>Platformer games matching &#x201C;super&#x201D;</h1>');
+    expect(res.text).to.include(
+      '<title>Platformer games matching &#x201C;super&#x201D; · Game Shelf</title>',
+    );
     expect(res.text, 'the form keeps the query').to.include('value="super"');
     expect(res.text).to.match(/<option value="Platformer" selected>/);
     expect(res.text).to.match(/<option value="title" selected>/);
@@ -110,7 +113,7 @@ describe('the search page', () => {
   it('says clearly when nothing matches, and offers the genres', async () => {
     const res = await request(app).get('/search?q=xyzzy').expect(200);
     expect(res.text).to.include('No game matches');
-    expect(res.text).to.include('Nothing on the shelf matches “xyzzy”.');
+    expect(res.text).to.include('Nothing on the shelf matches &#x201C;xyzzy&#x201D;.');
     expect(cardIds(res.text)).to.deep.equal([]);
     for (const genre of catalogue.genres) {
       expect(res.text).to.include(`href="/search?genre=${encodeURIComponent(genre)}"`);

@@ -25,9 +25,10 @@ export const MAX_PRICE = 100_000;
 /**
  * Every character a destination name may hold: letters (any script), combining marks,
  * digits, spaces and . , ' ’ -. The seed file is held to it, and a request naming a
- * destination with any other character is malformed.
+ * destination with any other character is malformed. The ’ is written \u2019: the API reference
+ * shows the pattern, and a page with a character above U+00FF is a two-byte string in V8.
  */
-export const NAME_CHARACTERS = /^[\p{L}\p{M}\p{N} .,'’-]+$/u;
+export const NAME_CHARACTERS = /^[\p{L}\p{M}\p{N} .,'\u2019-]+$/u;
 
 /** The URL form of a name: "Rio de Janeiro" -> "rio-de-janeiro", "Reykjavík" -> "reykjavik". */
 export function slugify(name: string): string {

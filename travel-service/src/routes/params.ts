@@ -8,7 +8,7 @@ export const destinationParameter: Parameter = {
   required: true,
   description:
     'A display name or its URL form, matched case-insensitively: `New York`, `new york` or `new-york`. ' +
-    `At most ${MAX_NAME_LENGTH} characters: letters, digits, spaces and . , ' ’ -, percent-encoded. ` +
+    `At most ${MAX_NAME_LENGTH} characters: letters, digits, spaces, . , - and an apostrophe (' or U+2019), percent-encoded. ` +
     'Broken percent-encoding, a longer name or another character is answered with 400.',
   schema: {
     type: 'string',

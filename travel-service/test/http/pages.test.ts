@@ -282,6 +282,25 @@ describe('pages', () => {
     }
   });
 
+  it('is one-byte text on every page, so that V8 keeps it at a byte per character', async () => {
+    // Kyoto featured on the home page: the seed's data for it, this test's input, is ASCII.
+    const kyoto = itineraries.all.indexOf(seededEntry('Kyoto'));
+    const app = seededApp({ random: () => (kyoto + 0.5) / itineraries.size }).callback();
+    const found: string[] = [];
+    for (const [path, status] of [
+      ['/', 200],
+      ['/itineraries?destination=', 400],
+      ['/itineraries/kyoto', 200],
+      ['/no-such-page', 404],
+      ['/docs', 200],
+    ] as const) {
+      const { text } = await request(app).get(path).expect(status);
+      const char = /[\u0100-\uffff]/.exec(text)?.[0];
+      if (char) found.push(`${path}: ${char}`);
+    }
+    expect(found, 'pages with a character above U+00FF').to.deep.equal([]);
+  });
+
   it('serves the stylesheet with a versioned URL cached for good', async () => {
     const home = await request(app).get('/');
     const href = /(\/assets\/styles\.css\?v=[\w-]+)"/.exec(home.text)?.[1];
