@@ -36,7 +36,7 @@ describe('the search page', () => {
     expect(titles).to.deep.equal(expected);
     expect(res.text).to.include('<h1>Platformer games matching &#x201C;super&#x201D;</h1>');
     expect(res.text).to.include(
-      '<title>Platformer games matching &#x201C;super&#x201D; · Game Shelf</title>',
+      '<title>Platformer games matching &#x201C;super&#x201D; &#xB7; Game Shelf</title>',
     );
     expect(res.text, 'the form keeps the query').to.include('value="super"');
     expect(res.text).to.match(/<option value="Platformer" selected>/);
@@ -94,7 +94,7 @@ describe('the search page', () => {
 
   it('names the page in the title past the first, and says "Game 145 of 145" on a last page of one', async () => {
     const res = await request(app).get('/search?page=7').expect(200);
-    expect(res.text).to.include('<title>All games, page 7 · Game Shelf</title>');
+    expect(res.text).to.include('<title>All games, page 7 &#xB7; Game Shelf</title>');
     expect(res.text).to.include('<h1>All games</h1>');
     expect(res.text).to.include('Game 145 of 145');
   });
