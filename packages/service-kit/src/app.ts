@@ -82,6 +82,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     return next();
   });
   app.use(async (ctx, next) => {
+    // Said before the routes, so that an answer they throw says it too, as every other does.
+    ctx.vary('Accept-Encoding');
     await next();
     // The answer's bytes, once: an object is serialized here, so that its tag and its encoding
     // see what is sent.

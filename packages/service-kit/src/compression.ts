@@ -54,12 +54,12 @@ function encodingOf(ctx: Context): keyof typeof compressors | undefined {
 }
 
 /**
- * Compresses the answer when it is worth it and the client takes it. A HEAD gets the compressor
- * as its body, never fed (Koa destroys it once the answer is sent): Koa sends a HEAD no body, and
- * no Content-Length for a stream, so it has the GET's headers only.
+ * Compresses the answer when it is worth it and the client takes it (the app's layer says
+ * `Vary: Accept-Encoding` on every answer). A HEAD gets the compressor as its body, never fed (Koa
+ * destroys it once the answer is sent): Koa sends a HEAD no body, and no Content-Length for a
+ * stream, so it has the GET's headers only.
  */
 export function compress(ctx: Context): void {
-  ctx.vary('Accept-Encoding');
   const encoding = encodingOf(ctx);
   if (encoding === undefined) return;
   const { body } = ctx;

@@ -51,6 +51,13 @@ describe('compression', () => {
     expect(big.headers['content-length']).to.equal(undefined);
   });
 
+  it('says Vary: Accept-Encoding on what the routes answer, errors they throw included, pages and probes', async () => {
+    for (const path of ['/api/items', '/api/boom', '/api/nope', '/nope', '/', '/healthz']) {
+      const res = await request(server).get(path).set('Accept-Encoding', 'gzip');
+      expect(res.headers.vary, path).to.match(/Accept-Encoding/);
+    }
+  });
+
   it('leaves small answers, 204 and clients that take nothing uncompressed', async () => {
     const small = await request(server).get('/api/items').set('Accept-Encoding', 'gzip, br');
     expect(small.headers['content-encoding']).to.equal(undefined);
