@@ -3,19 +3,20 @@
 // On a shared machine a core's speed moves by half within minutes, which req/s follows and CPU
 // time per request, taken in rounds of a second side by side, much less.
 //
-//   node --import tsx src/compare-trees.ts OLD_TREE [NEW_TREE] [--rounds 12] [--seconds 1] [--only PATH]
+//   node --import tsx src/compare-trees.ts OLD_TREE [NEW_TREE] [--rounds 12] [--seconds 1] [--only PATH] [--no-pin]
 //
 // Each tree is a clone of this repository after `make build`; NEW_TREE defaults to this one.
 // For every route of src/routes.ts: the old service, the new one and plain Koa replaying the new
 // one's answer, loaded in turn; each line prints their medians and, for the budget, the median
 // over the rounds of new/old (the two measured seconds apart), as a change of the ratio to Koa.
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { alternate, median, type Round, type RunSettings } from './compare.js';
 import { send } from './load.js';
 import {
+  pinToCores,
   type RunningProcess,
   repoRoot,
   type ServiceName,
@@ -31,12 +32,13 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '12' },
     seconds: { type: 'string', default: '1' },
     only: { type: 'string' },
+    'no-pin': { type: 'boolean', default: false },
   },
 });
 const [oldTree, newTree = repoRoot] = positionals;
 if (!oldTree) {
   console.error(
-    'usage: compare-trees.ts OLD_TREE [NEW_TREE] [--rounds N] [--seconds S] [--only PATH]',
+    'usage: compare-trees.ts OLD_TREE [NEW_TREE] [--rounds N] [--seconds S] [--only PATH] [--no-pin]',
   );
   process.exit(2);
 }
@@ -47,13 +49,28 @@ const settings: RunSettings = {
   connections: 32,
 };
 
+// With two cores or more, the services run on the first and the load (this process) on the
+// others: neither waits for the other's core, and each service's threads stay on one.
+const cores = availableParallelism();
+const pinned = cores >= 2 && !values['no-pin'];
+if (pinned) pinToCores(process.pid, `1-${cores - 1}`);
+const onServiceCore = (running: RunningProcess) => {
+  if (pinned) pinToCores(running.pid, '0');
+  return running;
+};
+console.log(
+  pinned
+    ? `services on CPU 0, the load on CPU 1-${cores - 1}`
+    : 'services and the load share the CPUs',
+);
+
 const dir = await mkdtemp(join(tmpdir(), 'compare-trees-'));
 const startIn = (tree: string, service: ServiceName, name: string) =>
   startProcess(join(tree, service), [...serviceNodeFlags(service), 'dist/server.js'], {
     ITINERARY_SEED: 'bench',
     CD_DB_PATH: join(dir, `${name}-${service}.sqlite`),
     CD_SEED: 'true',
-  });
+  }).then(onServiceCore);
 
 async function compareRoute(
   service: ServiceName,
@@ -63,7 +80,9 @@ async function compareRoute(
 ) {
   const request = { path };
   const captured = writeCaptured(await send(current.url, request), dir);
-  const koa = await comparisonServers(service, captured).koa(path.split('?')[0] ?? '/');
+  const koa = onServiceCore(
+    await comparisonServers(service, captured).koa(path.split('?')[0] ?? '/'),
+  );
   try {
     const contender = (server: RunningProcess) => ({
       url: server.url,

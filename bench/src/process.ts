@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -88,6 +88,16 @@ export async function startProcess(
     },
     exited: () => child.exitCode !== null || child.signalCode !== null,
   };
+}
+
+/**
+ * Moves a process, every thread of it, onto the given CPU cores (`taskset`), so that a load
+ * generator and the services it measures do not take turns on one core.
+ */
+export function pinToCores(pid: number, cores: string): void {
+  execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cores, String(pid)], {
+    stdio: 'ignore',
+  });
 }
 
 /** The arguments of `node` in a service's `npm start` command (its `start` script). */
