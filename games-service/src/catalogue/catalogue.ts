@@ -1,6 +1,6 @@
 import type { Game } from './game.js';
 import { GenreIndex } from './genre-index.js';
-import { type Order, sortOrder } from './order.js';
+import { gamesAt, type Order, sortOrder } from './order.js';
 import { GameSearch, type SearchQuery, type SearchResult } from './search.js';
 
 /** A hidden gem is rated at least this high... */
@@ -50,7 +50,7 @@ export class Catalogue {
     this.games = [...games].sort((a, b) => a.id - b.id);
     for (const game of this.games) this.#byId.set(game.id, game);
     this.#rank = sortOrder(this.games, compareByRank);
-    const ranked = this.#gamesAt(this.#rank.positions);
+    const ranked = gamesAt(this.games, this.#rank.positions);
     this.#ratedCount = ranked.findLastIndex((game) => game.rating !== null) + 1;
     this.#hiddenGems = ranked.filter(isHiddenGem);
     this.#genres = new GenreIndex(this.games, this.#rank);
@@ -72,7 +72,7 @@ export class Catalogue {
 
   /** Up to `limit` games of a genre (matched case-insensitively), best first. */
   byGenre(genre: string, limit = Number.POSITIVE_INFINITY): Game[] {
-    return this.#gamesAt(this.#genrePositions(genre).subarray(0, limit));
+    return gamesAt(this.games, this.#genrePositions(genre).subarray(0, limit));
   }
 
   /** How many games have a genre (matched case-insensitively). */
@@ -82,7 +82,7 @@ export class Catalogue {
 
   /** The `count` highest-rated games, best first; unrated games never appear. */
   topRated(count: number): Game[] {
-    return this.#gamesAt(this.#rank.positions.subarray(0, Math.min(count, this.#ratedCount)));
+    return gamesAt(this.games, this.#rank.positions.subarray(0, Math.min(count, this.#ratedCount)));
   }
 
   /** Every hidden gem, best first. */
@@ -116,10 +116,6 @@ export class Catalogue {
   #genrePositions(genre: string): Uint32Array {
     const number = this.#genres.numberOf(genre);
     return number === undefined ? new Uint32Array(0) : this.#genres.positions(number);
-  }
-
-  #gamesAt(positions: Uint32Array): Game[] {
-    return Array.from(positions, (position) => this.games[position] as Game);
   }
 }
 

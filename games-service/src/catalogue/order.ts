@@ -10,6 +10,16 @@ export interface Order {
   indexOf: Uint32Array;
 }
 
+/**
+ * The games at `positions`, in that order. A loop: Array.from with a mapping function walks a
+ * typed array through its iterator, ten times slower for a page of ten.
+ */
+export function gamesAt(games: readonly Game[], positions: Uint32Array): Game[] {
+  const found = new Array<Game>(positions.length);
+  for (let i = 0; i < positions.length; i++) found[i] = games[positions[i] as number] as Game;
+  return found;
+}
+
 function withIndex(positions: Uint32Array): Order {
   const indexOf = new Uint32Array(positions.length);
   for (let index = 0; index < positions.length; index++) {

@@ -1,7 +1,14 @@
 import type { Game } from './game.js';
 import type { GenreIndex } from './genre-index.js';
 import { lowerBound } from './lower-bound.js';
-import { identityOrder, type Order, orderByNumber, orderByText, reverseOrder } from './order.js';
+import {
+  gamesAt,
+  identityOrder,
+  type Order,
+  orderByNumber,
+  orderByText,
+  reverseOrder,
+} from './order.js';
 import { WordIndex, type WordMatches } from './word-index.js';
 
 export const SORT_KEYS = [
@@ -165,7 +172,7 @@ export class GameSearch {
     );
     if (fewest === undefined) {
       const total = this.#games.length;
-      return { total, games: this.#gamesAt(order.positions.subarray(offset, end)) };
+      return { total, games: gamesAt(this.#games, order.positions.subarray(offset, end)) };
     }
     const matches =
       others.length === 0
@@ -230,7 +237,7 @@ export class GameSearch {
     const last = Math.min(end, total);
     if (offset >= last) return { total, games: [] };
     if (total === this.#games.length) {
-      return { total, games: this.#gamesAt(order.positions.subarray(offset, last)) };
+      return { total, games: gamesAt(this.#games, order.positions.subarray(offset, last)) };
     }
     const spread = this.#games.length / total;
     const fromStart = last * spread;
@@ -243,7 +250,7 @@ export class GameSearch {
         .map((position) => order.indexOf[position] as number)
         .sort();
       const page = indexes.subarray(offset, last).map((index) => order.positions[index] as number);
-      return { total, games: this.#gamesAt(page) };
+      return { total, games: gamesAt(this.#games, page) };
     }
     if (walk * TEST_COST > total) matches.positions();
     const { has } = matches;
@@ -266,10 +273,6 @@ export class GameSearch {
       if (has(position) && seen++ >= total - last) games.push(this.#games[position] as Game);
     }
     return { total, games: games.reverse() };
-  }
-
-  #gamesAt(positions: Uint32Array): Game[] {
-    return Array.from(positions, (position) => this.#games[position] as Game);
   }
 }
 
