@@ -14,7 +14,7 @@ const LAYERS = [
   ['security headers', /service-kit\/dist\/security-headers\.js/],
   ['compression', /service-kit\/dist\/compression\.js|\/negotiator\/|\/compressible\/|\/mime-db\//],
   ['conditional GET + weak ETag', /service-kit\/dist\/conditional-get\.js/],
-  ['JSON serialization (and dispatch by kind)', /service-kit\/dist\/app\.js/],
+  ['app.ts (JSON serialization, the layer around the rest, dispatch by kind)', /service-kit\/dist\/app\.js/],
   ['assets (sending the file)', /\/@koa\/send\//],
   ['pages (koa-views, the assets\' lookup)', /service-kit\/dist\/pages\.js|\/koa-views\/|\/get-paths\/|\/pify\/|\/resolve-path\/|service-kit\/dist\/views\.js/],
   ['template rendering', /dist\/views\.js|\/pug-runtime\//],

@@ -5,12 +5,12 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { compress } from './compression.js';
 import { conditionalGet } from './conditional-get.js';
 import { corsFor } from './cors.js';
-import { errorHandler } from './error-handler.js';
+import { errorAnswers } from './error-handler.js';
 import { HEALTH_PATHS } from './health.js';
 import { type Logger, silentLogger } from './log.js';
 import { type Api, DOCUMENT_PATH } from './operations.js';
 import { pages } from './pages.js';
-import { METRICS_PATH, metricsEndpoint, recordRequests } from './request-record.js';
+import { METRICS_PATH, metricsEndpoint, requestRecords } from './request-record.js';
 import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
@@ -72,27 +72,31 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     } else logger.error({ err: error }, 'the answer failed after it started');
   });
 
+  const records = requestRecords(options.logRequests ? logger : undefined, registry);
+  const errors = errorAnswers(logger, isJson, security, page.renderError);
+
   app.use(normalizePath);
-  app.use(recordRequests(options.logRequests ? logger : undefined, registry));
-  app.use(errorHandler(logger, isJson, security, page.renderError));
+  // Around all that follows, one async layer (each costs every request a promise and a frame):
+  // the request's record, then the answer's last steps or the error's answer.
+  app.use(async (ctx, next) => {
+    const started = records.start(ctx);
+    try {
+      // Said first, so that an error's answer says it too, as every other does.
+      ctx.vary('Accept-Encoding');
+      await next();
+      if (ctx.status >= 400 && ctx.body == null) await errors.fellThrough(ctx);
+      else finishAnswer(ctx);
+    } catch (error) {
+      await errors.thrown(ctx, error);
+    } finally {
+      records.finish(ctx, started);
+    }
+  });
   app.use(corsFor(isJson, api.operations, options.cors?.origins ?? []));
   app.use(wellFormedRequest);
   app.use((ctx, next) => {
     security(ctx);
     return next();
-  });
-  app.use(async (ctx, next) => {
-    // Said before the routes, so that an answer they throw says it too, as every other does.
-    ctx.vary('Accept-Encoding');
-    await next();
-    // The answer's bytes, once: an object is serialized here, so that its tag and its encoding
-    // see what is sent.
-    const { body } = ctx;
-    if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
-      ctx.body = JSON.stringify(body);
-    }
-    conditionalGet(ctx);
-    compress(ctx);
   });
 
   // Then a request meets what its kind of path needs, and that only.
@@ -139,6 +143,19 @@ export function createPagesApp(
     errorView: 'error.pug',
     cors: { origins: corsOrigins },
   });
+}
+
+/**
+ * The answer's bytes, once: an object is serialized here, so that its tag and its encoding see
+ * what is sent. Then its ETag (and 304), then its encoding.
+ */
+function finishAnswer(ctx: Context): void {
+  const { body } = ctx;
+  if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
+    ctx.body = JSON.stringify(body);
+  }
+  conditionalGet(ctx);
+  compress(ctx);
 }
 
 /** Errors of an answer whose client went away in the middle of it (a probe that timed out too). */

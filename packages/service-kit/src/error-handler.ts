@@ -2,42 +2,32 @@
 // (what nginx calls a lingering close).
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import { isHttpError } from 'http-errors';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { DISCARDED_ON_ERROR } from './api-headers.js';
 import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
 
+export interface ErrorAnswers {
+  /** An error status the routes left without a body (the router's 404 and 405): its answer. */
+  fellThrough(ctx: Context): Promise<void>;
+  /** What a layer or a route threw: its answer. */
+  thrown(ctx: Context, error: unknown): Promise<void>;
+}
+
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
  * `expose`) keeps its status, message, details and headers; anything else is logged and answered
- * with a generic message. Bodiless error statuses (404, 405 from the router) get a body too. Each
- * gets the security headers again, and outside the API the error page, when it renders.
+ * with a generic message. Each gets the security headers again, and outside the API the error
+ * page, when it renders.
  */
-export function errorHandler(
+export function errorAnswers(
   logger: Logger,
   isApi: (ctx: Context) => boolean,
   setSecurityHeaders: (ctx: Context) => void,
   renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined,
-): Middleware {
-  return async (ctx, next) => {
-    let body: ErrorBody;
-    try {
-      await next();
-      if (ctx.status < 400 || ctx.body != null) return;
-      body = { error: fallThroughMessage(ctx, isApi(ctx)), status: ctx.status };
-    } catch (error) {
-      body = toErrorBody(error);
-      if (body.status >= 500) {
-        logger.error(
-          { err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId },
-          isHttpError(error) && error.expose ? error.message : 'unhandled error',
-        );
-      }
-      for (const name of DISCARDED_ON_ERROR) ctx.remove(name);
-      const headers = (error as { headers?: unknown }).headers;
-      if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
-    }
+): ErrorAnswers {
+  const answer = async (ctx: Context, body: ErrorBody) => {
     ctx.status = body.status;
     setSecurityHeaders(ctx);
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
@@ -54,6 +44,23 @@ export function errorHandler(
       }
     }
     ctx.body = body;
+  };
+  return {
+    fellThrough: (ctx) =>
+      answer(ctx, { error: fallThroughMessage(ctx, isApi(ctx)), status: ctx.status }),
+    thrown: (ctx, error) => {
+      const body = toErrorBody(error);
+      if (body.status >= 500) {
+        logger.error(
+          { err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId },
+          isHttpError(error) && error.expose ? error.message : 'unhandled error',
+        );
+      }
+      for (const name of DISCARDED_ON_ERROR) ctx.remove(name);
+      const { headers } = Object(error) as { headers?: unknown };
+      if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
+      return answer(ctx, body);
+    },
   };
 }
 

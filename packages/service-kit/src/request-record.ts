@@ -36,12 +36,21 @@ function routeOf(ctx: Context): string {
   return ctx.path === METRICS_PATH ? METRICS_PATH : 'unmatched';
 }
 
+export interface RequestRecords {
+  /** Gives the request its id (the caller's X-Request-Id when sane); returns when it started. */
+  start(ctx: Context): number;
+  /** Once its answer is final: its time to answer in the metrics and, when logging, its line. */
+  finish(ctx: Context, started: number): void;
+}
+
 /**
- * What every request gets: an id (the caller's X-Request-Id when sane), its time to answer in
- * `metrics` (whose `_count` counts the requests: one metric per request, not two) and, when
- * given, one line in `log`.
+ * What every request gets: an id, its time to answer in `metrics` (whose `_count` counts the
+ * requests: one metric per request, not two) and, when given, one line in `log`.
  */
-export function recordRequests(log: Logger | undefined, metrics: Registry | undefined): Middleware {
+export function requestRecords(
+  log: Logger | undefined,
+  metrics: Registry | undefined,
+): RequestRecords {
   const duration =
     metrics &&
     new Histogram({
@@ -51,22 +60,24 @@ export function recordRequests(log: Logger | undefined, metrics: Registry | unde
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [metrics],
     });
-  return async (ctx, next) => {
-    const started = performance.now();
-    const given = ctx.req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.res.setHeader('X-Request-Id', requestId);
-    try {
-      await next();
-    } finally {
+  return {
+    start(ctx) {
+      const started = performance.now();
+      const given = ctx.req.headers['x-request-id'];
+      const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+      ctx.state.requestId = requestId;
+      ctx.res.setHeader('X-Request-Id', requestId);
+      return started;
+    },
+    finish(ctx, started) {
       const seconds = (performance.now() - started) / 1e3;
       const { method, status } = ctx;
       duration?.observe({ method, route: routeOf(ctx), status: String(status) }, seconds);
       if (log) {
         const level = status < 400 && PROBES.has(ctx.path) ? 'debug' : 'info';
+        const { requestId } = ctx.state;
         log[level]({ method, path: ctx.path, status, requestId, ms: seconds * 1e3 }, 'request');
       }
-    }
+    },
   };
 }
