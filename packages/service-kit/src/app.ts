@@ -10,7 +10,7 @@ import { HEALTH_PATHS } from './health.js';
 import { type Logger, silentLogger } from './log.js';
 import { type Api, DOCUMENT_PATH } from './operations.js';
 import { pages } from './pages.js';
-import { METRICS_PATH, metricsEndpoint, requestRecords } from './request-record.js';
+import { METRICS_PATH, metricsRouter, requestRecords } from './request-record.js';
 import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
 import { wellFormedRequest } from './well-formed.js';
@@ -74,7 +74,6 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   const records = requestRecords(options.logRequests ? logger : undefined, registry);
   const errors = errorAnswers(logger, isJson, security, page.renderError);
-
   app.use(normalizePath);
   // Around all that follows, one async layer (each costs every request a promise and a frame):
   // the request's record, then the answer's last steps or the error's answer.
@@ -85,7 +84,15 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       ctx.vary('Accept-Encoding');
       await next();
       if (ctx.status >= 400 && ctx.body == null) await errors.fellThrough(ctx);
-      else finishAnswer(ctx);
+      else {
+        // The answer's bytes, once: an object is serialized here, so that its tag and its
+        // encoding see what is sent.
+        const { body } = ctx;
+        if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream))
+          ctx.body = JSON.stringify(body);
+        conditionalGet(ctx);
+        compress(ctx);
+      }
     } catch (error) {
       await errors.thrown(ctx, error);
     } finally {
@@ -101,17 +108,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   // Then a request meets what its kind of path needs, and that only.
   const pageRouters = [...(options.routers ?? []), page.docs];
-  const routes = routing(isJsonPath, api.operations, options.apiRouters ?? [], pageRouters);
-  const serveMetrics = registry && metricsEndpoint(registry);
-  const answerApi: Middleware = (ctx, next) =>
-    serveMetrics && ctx.path === METRICS_PATH
-      ? serveMetrics(ctx, () => routes.api(ctx, next))
-      : routes.api(ctx, next);
+  const apiRouters = [
+    ...(registry ? [metricsRouter(registry)] : []),
+    ...(options.apiRouters ?? []),
+  ];
+  const routes = routing(isJsonPath, api.operations, apiRouters, pageRouters);
   const answerPage: Middleware = (ctx, next) => {
     ctx.state.path = ctx.path; // the templates' `path`
     return page.assets(ctx, () => page.views(ctx, () => routes.pages(ctx, next)));
   };
-  app.use((ctx, next) => (isJsonPath(ctx.path) ? answerApi(ctx, next) : answerPage(ctx, next)));
+  app.use((ctx, next) => (isJsonPath(ctx.path) ? routes.api(ctx, next) : answerPage(ctx, next)));
   return app;
 }
 
@@ -143,19 +149,6 @@ export function createPagesApp(
     errorView: 'error.pug',
     cors: { origins: corsOrigins },
   });
-}
-
-/**
- * The answer's bytes, once: an object is serialized here, so that its tag and its encoding see
- * what is sent. Then its ETag (and 304), then its encoding.
- */
-function finishAnswer(ctx: Context): void {
-  const { body } = ctx;
-  if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
-    ctx.body = JSON.stringify(body);
-  }
-  conditionalGet(ctx);
-  compress(ctx);
 }
 
 /** Errors of an answer whose client went away in the middle of it (a probe that timed out too). */

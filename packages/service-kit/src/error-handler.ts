@@ -8,13 +8,6 @@ import { CACHE_CONTROL } from './cache-control.js';
 import type { ErrorBody } from './errors.js';
 import type { Logger } from './log.js';
 
-export interface ErrorAnswers {
-  /** An error status the routes left without a body (the router's 404 and 405): its answer. */
-  fellThrough(ctx: Context): Promise<void>;
-  /** What a layer or a route threw: its answer. */
-  thrown(ctx: Context, error: unknown): Promise<void>;
-}
-
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
  * `expose`) keeps its status, message, details and headers; anything else is logged and answered
@@ -26,7 +19,7 @@ export function errorAnswers(
   isApi: (ctx: Context) => boolean,
   setSecurityHeaders: (ctx: Context) => void,
   renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined,
-): ErrorAnswers {
+) {
   const answer = async (ctx: Context, body: ErrorBody) => {
     ctx.status = body.status;
     setSecurityHeaders(ctx);
@@ -46,9 +39,11 @@ export function errorAnswers(
     ctx.body = body;
   };
   return {
-    fellThrough: (ctx) =>
+    /** An error status the routes left without a body (the router's 404 and 405). */
+    fellThrough: (ctx: Context) =>
       answer(ctx, { error: fallThroughMessage(ctx, isApi(ctx)), status: ctx.status }),
-    thrown: (ctx, error) => {
+    /** What a layer or a route threw. */
+    thrown: (ctx: Context, error: unknown) => {
       const body = toErrorBody(error);
       if (body.status >= 500) {
         logger.error(

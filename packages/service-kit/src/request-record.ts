@@ -3,26 +3,25 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RouterContext } from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { Histogram, type Registry } from 'prom-client';
 import { CACHE_CONTROL } from './cache-control.js';
 import { HEALTH_PATHS } from './health.js';
 import type { Logger } from './log.js';
+import { Router } from './routing.js';
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
 
 /** A JSON path: its errors are JSON, as the API's. */
 export const METRICS_PATH = '/metrics';
 
-export function metricsEndpoint(registry: Registry): Middleware {
-  return (ctx, next) => {
-    if (ctx.path !== METRICS_PATH || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+/** GET /metrics: the registry in Prometheus' text format. */
+export function metricsRouter(registry: Registry): Router {
+  return new Router().get(METRICS_PATH, async (ctx) => {
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
     ctx.type = registry.contentType;
-    return registry.metrics().then((text) => {
-      ctx.body = text;
-    });
-  };
+    ctx.body = await registry.metrics();
+  });
 }
 
 /** Probes come every few seconds: their successes are logged at debug level, below people's. */
@@ -32,25 +31,14 @@ const PROBES = new Set<string>(Object.values(HEALTH_PATHS));
 function routeOf(ctx: Context): string {
   const { routerPath } = ctx as Partial<RouterContext>;
   if (routerPath !== undefined) return routerPath;
-  if (ctx.path.startsWith('/assets/')) return '/assets/:file';
-  return ctx.path === METRICS_PATH ? METRICS_PATH : 'unmatched';
-}
-
-export interface RequestRecords {
-  /** Gives the request its id (the caller's X-Request-Id when sane); returns when it started. */
-  start(ctx: Context): number;
-  /** Once its answer is final: its time to answer in the metrics and, when logging, its line. */
-  finish(ctx: Context, started: number): void;
+  return ctx.path.startsWith('/assets/') ? '/assets/:file' : 'unmatched';
 }
 
 /**
  * What every request gets: an id, its time to answer in `metrics` (whose `_count` counts the
  * requests: one metric per request, not two) and, when given, one line in `log`.
  */
-export function requestRecords(
-  log: Logger | undefined,
-  metrics: Registry | undefined,
-): RequestRecords {
+export function requestRecords(log: Logger | undefined, metrics: Registry | undefined) {
   const duration =
     metrics &&
     new Histogram({
@@ -61,7 +49,8 @@ export function requestRecords(
       registers: [metrics],
     });
   return {
-    start(ctx) {
+    /** Gives the request its id (the caller's X-Request-Id when sane); returns when it started. */
+    start(ctx: Context): number {
       const started = performance.now();
       const given = ctx.req.headers['x-request-id'];
       const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
@@ -69,7 +58,8 @@ export function requestRecords(
       ctx.res.setHeader('X-Request-Id', requestId);
       return started;
     },
-    finish(ctx, started) {
+    /** Once the answer is final. */
+    finish(ctx: Context, started: number): void {
       const seconds = (performance.now() - started) / 1e3;
       const { method, status } = ctx;
       duration?.observe({ method, route: routeOf(ctx), status: String(status) }, seconds);

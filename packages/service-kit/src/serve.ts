@@ -1,10 +1,4 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { markDraining } from './health.js';
@@ -50,10 +44,7 @@ function rawJsonError(status: number, message: string): string {
  * sent: http.Server's close() closes idle keep-alive connections at once, while the client's next
  * request may be on its way.
  */
-export function createHttpServer(app: Koa): {
-  server: Server;
-  stop: (idleMs?: number) => Promise<void>;
-} {
+export function createHttpServer(app: Koa) {
   const server = createServer({ requireHostHeader: false }, app.callback());
   server.keepAliveTimeout = 65_000;
   const connections = new Map<Socket, Exchange>();

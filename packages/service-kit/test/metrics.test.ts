@@ -26,6 +26,18 @@ describe('metrics', () => {
     expect(res.text).to.include('process_resident_memory_bytes');
   });
 
+  it('answers a method other than GET and HEAD with 405 and Allow', async () => {
+    const { app, request } = fixtureService();
+    const server = app.callback();
+    const refused = await request(server).post('/metrics').expect(405);
+    expect(refused.headers.allow).to.equal('HEAD, GET');
+    expect(refused.body).to.deep.equal({
+      error: 'Method POST is not allowed on /metrics',
+      status: 405,
+    });
+    await request(server).head('/metrics').expect(200);
+  });
+
   it('is off with metrics: false', async () => {
     const { app, request } = fixtureService({ metrics: false });
     await request(app.callback()).get('/metrics').expect(404);
