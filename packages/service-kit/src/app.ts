@@ -13,7 +13,7 @@ import { pages } from './pages.js';
 import { METRICS_PATH, metricsRouter, requestRecords } from './request-record.js';
 import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
-import { wellFormedRequest } from './well-formed.js';
+import { checkWellFormed } from './well-formed.js';
 
 export interface ServiceAppOptions {
   service: string;
@@ -74,10 +74,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   const records = requestRecords(options.logRequests ? logger : undefined, registry);
   const errors = errorAnswers(logger, isJson, security, page.renderError);
-  app.use(normalizePath);
-  // Around all that follows, one async layer (each costs every request a promise and a frame):
-  // the request's record, then the answer's last steps or the error's answer.
+  const cors = corsFor(isJson, api.operations, options.cors?.origins ?? []);
+  // Two layers, each of steps that are plain functions in their files (every layer costs every
+  // request a dispatch, an async one a promise and a frame too). Around all the rest: the path's
+  // normal form, the request's record, then the answer's last steps or the error's answer.
   app.use(async (ctx, next) => {
+    normalizePath(ctx);
     const started = records.start(ctx);
     try {
       // Said first, so that an error's answer says it too, as every other does.
@@ -99,14 +101,6 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       records.finish(ctx, started);
     }
   });
-  app.use(corsFor(isJson, api.operations, options.cors?.origins ?? []));
-  app.use(wellFormedRequest);
-  app.use((ctx, next) => {
-    security(ctx);
-    return next();
-  });
-
-  // Then a request meets what its kind of path needs, and that only.
   const pageRouters = [...(options.routers ?? []), page.docs];
   const apiRouters = [
     ...(registry ? [metricsRouter(registry)] : []),
@@ -117,7 +111,15 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     ctx.state.path = ctx.path; // the templates' `path`
     return page.assets(ctx, () => page.views(ctx, () => routes.pages(ctx, next)));
   };
-  app.use((ctx, next) => (isJsonPath(ctx.path) ? routes.api(ctx, next) : answerPage(ctx, next)));
+  // Then CORS (before the well-formed check, so that a script can read its 400s; it answers a
+  // preflight itself), the well-formed check, the security headers, and what the request's kind
+  // of path needs, that only.
+  app.use((ctx, next) => {
+    if (cors(ctx)) return;
+    checkWellFormed(ctx);
+    security(ctx);
+    return isJsonPath(ctx.path) ? routes.api(ctx, next) : answerPage(ctx, next);
+  });
   return app;
 }
 

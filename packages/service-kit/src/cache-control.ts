@@ -16,6 +16,6 @@ export const CACHE_CONTROL = {
 
 /** Answers `body` as data fixed while the process runs (`stable`). */
 export function answerStable(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', CACHE_CONTROL.stable);
+  ctx.res.setHeader('Cache-Control', CACHE_CONTROL.stable);
   ctx.body = body;
 }

@@ -82,7 +82,7 @@ export function conditionalGet(ctx: Context): void {
   const ok = ctx.status >= 200 && ctx.status < 300 && size > 0 && !ctx.response.get('ETag');
   if (ok && (typeof body === 'string' || Buffer.isBuffer(body))) {
     // The etag package's tag, from the size Koa set and the SHA-1.
-    ctx.set('ETag', `W/"${size.toString(16)}-${sha1(body).slice(0, 27)}"`);
+    ctx.res.setHeader('ETag', `W/"${size.toString(16)}-${sha1(body).slice(0, 27)}"`);
   }
   if (notModified(ctx)) {
     ctx.status = 304;

@@ -28,13 +28,12 @@ export function normalizedPath(path: string): string {
   });
 }
 
-/** Before anything reads the path: every layer sees `%74op-rated` as `top-rated`. */
-export const normalizePath: Middleware = (ctx, next) => {
+/** Before anything reads the path: every step sees `%74op-rated` as `top-rated`. */
+export function normalizePath(ctx: Context): void {
   const { path } = ctx;
   const normal = normalizedPath(path);
   if (normal !== path) ctx.path = normal;
-  return next();
-};
+}
 
 /**
  * A router's routes as one middleware: a method no route has gets 405 with Allow on a path that

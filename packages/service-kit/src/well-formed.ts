@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { BadRequest } from './errors.js';
 
 /**
@@ -19,7 +19,7 @@ function validHost(host: string): boolean {
 }
 
 /** What Node lets through but no route can answer; a broken query Koa would keep as raw text. */
-export const wellFormedRequest: Middleware = (ctx, next) => {
+export function checkWellFormed(ctx: Context): void {
   const { host } = ctx.req.headers;
   if (host) {
     if (!validHost(host)) throw new BadRequest('The Host header is not a valid host[:port]');
@@ -48,5 +48,4 @@ export const wellFormedRequest: Middleware = (ctx, next) => {
       }
     }
   }
-  return next();
-};
+}

@@ -8,7 +8,8 @@ import { fixtureService } from './fixture.js';
 
 describe('paths', () => {
   describe('normalizePath', () => {
-    const seen = new Koa().use(normalizePath).use((ctx) => {
+    const seen = new Koa().use((ctx) => {
+      normalizePath(ctx);
       ctx.body = { path: ctx.path, url: ctx.url };
     });
     const server = seen.callback();
