@@ -7,9 +7,10 @@
 #      service's routes and containers; a cacheable answer is a MISS, then a HIT with the same
 #      bytes; a random page and cd-service's answers are PASS; compression per variant; one cache
 #      entry per representation (query order, percent-encoding, Host, 2,000 Origins);
-#      X-Request-Id; the edge's own errors fit the path (a page or the JSON body) and a request it
-#      cannot parse gets 400; a CD written is seen by the next read, and one writer with 12
-#      readers for 20 s sees no stale read; CONNECT and TRACE refused by the edge; 20 s of hostile
+#      X-Request-Id; the edge's own errors fit the path (a page or the JSON body), carry the
+#      services' security headers and CORS for any origin, and a request it cannot parse gets
+#      400; a CD written is seen by the next read, and one writer with 12 readers for 20 s sees no
+#      stale read; CONNECT and TRACE refused by the edge; 20 s of hostile
 #      connections (containers/hostile-connections.mjs) beside 12 bystanders restart no replica and
 #      give no bystander another's answer; games and travel scaled to 3 replicas, each served,
 #      a rolling restart of the six under a steady load loses no request, then back to 2; a
@@ -367,6 +368,40 @@ if [[ $(header X-Request-Id) =~ ^edge-[0-9a-f-]{36}$ ]]; then ok "edge: a reques
 else fail "edge: a request without X-Request-Id got '$(header X-Request-Id)'"; fi
 
 phase "the SQLite stack: the edge's own errors"
+# The security headers of the services' JSON answers (the service kit's API_SECURITY_HEADERS), by
+# name: their values are read from a service's own JSON error, through the edge.
+SECURITY_HEADERS=(Content-Security-Policy Cross-Origin-Resource-Policy Referrer-Policy X-Content-Type-Options X-Frame-Options)
+expect games-service "GET /api/games/999999: the service's JSON 404, for its headers" 404 '"status": *404' -- "$g/api/games/999999"
+cp "$work/headers" "$work/service-error"
+# edge_headers WHAT EXPOSED...: the last answer, the edge's own, carries each of the services'
+# security headers once, with their value, and a script of any origin may read it and EXPOSED.
+edge_headers() {
+  local what=$1 name wrong="" exposed
+  for name in "${SECURITY_HEADERS[@]}"; do
+    if [ "$(grep -ci "^$name:" "$work/headers")" != 1 ] || [ "$(header "$name")" != "$(header "$name" "$work/service-error")" ]; then
+      wrong+="$name '$(header "$name")' (the service's: '$(header "$name" "$work/service-error")'); "
+    fi
+  done
+  [ "$(header Access-Control-Allow-Origin)" = '*' ] || wrong+="Access-Control-Allow-Origin '$(header Access-Control-Allow-Origin)'; "
+  exposed=$(header Access-Control-Expose-Headers)
+  for name in X-Request-Id "${@:2}"; do
+    grep -qiE "(^|,) *$name *(,|$)" <<<"$exposed" || wrong+="$name not in Access-Control-Expose-Headers '$exposed'; "
+  done
+  if [ -z "$wrong" ]; then ok "edge: $what: the services' security headers, readable from any origin"
+  else fail "edge: $what: $wrong"; fi
+}
+# The services' own answers keep theirs, never doubled: a page its own policy and no CORS, a
+# JSON answer (from the cache too) each security header once.
+doubled=""
+for name in "${SECURITY_HEADERS[@]}"; do [ "$(grep -ci "^$name:" "$work/service-error")" = 1 ] || doubled+="$name; "; done
+expect_cache "GET /api/games/top-rated, for its headers" HIT -- "${BR[@]}" "$g/api/games/top-rated"
+for name in "${SECURITY_HEADERS[@]}"; do [ "$(grep -ci "^$name:" "$work/headers")" = 1 ] || doubled+="$name (a HIT); "; done
+expect games-service "GET /games/1 (page), for its headers" 200 '<html' -- "$g/games/1"
+[[ $(header Content-Security-Policy) == *"default-src 'self'"* ]] && [ "$(grep -ci '^content-security-policy:' "$work/headers")" = 1 ] ||
+  doubled+="a page's Content-Security-Policy '$(header Content-Security-Policy)'; "
+[ -z "$(header Access-Control-Allow-Origin)" ] || doubled+="a page's Access-Control-Allow-Origin '$(header Access-Control-Allow-Origin)'; "
+[ -z "$doubled" ] && ok "edge: the services' answers keep their own security headers, once, and pages get no CORS" ||
+  fail "edge: the services' answers: $doubled"
 # A request the edge cannot parse: 400 from the edge, never "no replica is ready".
 bad=$(exec 3<>"/dev/tcp/127.0.0.1/$GAMES_PORT"; printf 'GET /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab' >&3; timeout 5 head -1 <&3 | tr -d '\r')
 if [[ $bad == "HTTP/1.1 400"* ]]; then ok "edge: two Content-Lengths: $bad"; else fail "edge: two Content-Lengths: '$bad' (want 400)"; fi
@@ -379,7 +414,11 @@ if [[ $connect_answer == "HTTP/1.1 405"* ]] && grep -qi '^allow: GET, HEAD$' <<<
 else fail "edge: CONNECT: '${connect_answer:0:200}' (want the edge's 405)"; fi
 expect cd-service "TRACE /%63ds/<id>: the edge's JSON 405 (the path percent-decoded)" 405 '^\{"error":"Method TRACE is not allowed","status":405\}$' -- -X TRACE "$c/%63ds/x"
 [ "$(header Allow)" = 'GET, HEAD, PUT, DELETE' ] && ok "edge: its 405 on /cds/<id> allows GET, HEAD, PUT, DELETE" || fail "edge: its 405 on /cds/<id>: Allow '$(header Allow)'"
+edge_headers "its JSON 405" Allow
+expect games-service "TRACE /api/games: the edge's JSON 405" 405 '^\{"error":"Method TRACE is not allowed","status":405\}$' -- -X TRACE "$g/api/games"
+edge_headers "its JSON 405 on games" Allow
 expect games-service "TRACE /games/1: the edge's HTML 405" 405 '<h1>Method not allowed</h1>' -- -X TRACE "$g/games/1"
+edge_headers "its HTML 405" Allow
 mapfile -t games_ids < <(containers_of games-service)
 # docker pause freezes the container's cgroup, which on a loaded machine can give up ("unable to
 # freeze"): each is asked again, a few times. The last error is left in $pause_error.
@@ -400,9 +439,11 @@ elif wait_edge_count games-service 0 30 any; then
     expect games-service "no replica ready, a page path ($attempt): the edge's HTML page" 503 '<html' -- "$g/games/1"
     [ "$(header Content-Type)" = 'text/html; charset=utf-8' ] && [ "$(header Cache-Control)" = no-store ] && [ "$(header Retry-After)" = 5 ] &&
       ok "edge: its page says text/html, no-store, Retry-After: 5" || fail "edge: its page: $(tr '\r\n' '  ' <"$work/headers")"
+    edge_headers "its page 503 ($attempt)" Retry-After
     expect games-service "no replica ready, an API path ($attempt): the JSON error body" 503 '^\{"error":"No replica[^"]*","status":503\}$' -- "$g/api/games"
     [ "$(header Content-Type)" = 'application/json; charset=utf-8' ] && [ "$(header Cache-Control)" = no-store ] &&
       ok "edge: its JSON error says application/json, no-store" || fail "edge: its JSON error: $(tr '\r\n' '  ' <"$work/headers")"
+    edge_headers "its JSON 503 ($attempt)" Retry-After
   done
 else fail "the edge still has games replicas in its rotation 30 s after they were paused"; fi
 set_paused false unpause || fail "docker unpause of the games replicas fails, five times each: $pause_error"

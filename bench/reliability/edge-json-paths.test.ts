@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { EXPOSED_HEADERS } from '../../packages/service-kit/src/api-headers.js';
+import { API_SECURITY_HEADERS } from '../../packages/service-kit/src/security-headers.js';
 import { send } from '../src/load.js';
 import { type RunningProcess, repoRoot, type ServiceName, startService } from '../src/process.js';
 import { freshCdFile } from './cd-store.js';
@@ -41,6 +43,37 @@ function candidates(edge: RegExp): string[] {
     name === '/' || name === '/nope' ? [name] : [`/${name}`, `/${name}/x`, `/${name}x`],
   );
 }
+
+/** The headers the edge sets on the answers it writes itself, as proxy/haproxy.cfg states them. */
+function edgeOwnHeaders(): Map<string, string> {
+  const config = readFileSync(join(repoRoot, 'proxy', 'haproxy.cfg'), 'utf8');
+  const rule =
+    /^ *http-after-response set-header (\S+) ("[^"]*"|\S+) unless \{ var\(txn\.service_answer\) -m bool \}$/gm;
+  const headers = new Map<string, string>();
+  for (const [, name, value] of config.matchAll(rule)) {
+    headers.set(name!, value!.replace(/^"(.*)"$/, '$1'));
+  }
+  return headers;
+}
+
+// The edge's own answers (its errors and 405s) carry a copy of the services' JSON security headers
+// and CORS for any origin: the copy is checked against the kit's lists.
+describe("the edge's own answers", () => {
+  const headers = edgeOwnHeaders();
+
+  it("carry the kit's security headers of a JSON answer, with their values", () => {
+    const security = [...headers].filter(([name]) => !/^access-control-/i.test(name));
+    expect(security).to.deep.equal(API_SECURITY_HEADERS.map(([name, value]) => [name, value]));
+  });
+
+  it('may be read by a script of any origin, with the headers they carry', () => {
+    expect(headers.get('Access-Control-Allow-Origin')).to.equal('*');
+    const exposed = headers.get('Access-Control-Expose-Headers')?.split(',') ?? [];
+    // Allow: the edge's 405s carry it.
+    expect(exposed).to.have.members(['X-Request-Id', 'Retry-After', 'Allow']);
+    expect(EXPOSED_HEADERS).to.include.members(exposed.filter((name) => name !== 'Allow'));
+  });
+});
 
 for (const name of ['games-service', 'travel-service', 'cd-service'] as const) {
   describe(`the edge's JSON paths for ${name}`, () => {
