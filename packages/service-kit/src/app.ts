@@ -86,9 +86,9 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       ctx.vary('Accept-Encoding');
       await next();
       if (ctx.status >= 400 && ctx.body == null) await errors.fellThrough(ctx);
-      else {
+      else if (!ctx.res.headersSent) {
         // The answer's bytes, once: an object is serialized here, so that its tag and its
-        // encoding see what is sent.
+        // encoding see what is sent. Headers a route already sent can take no tag nor encoding.
         const { body } = ctx;
         if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream))
           ctx.body = JSON.stringify(body);

@@ -16,6 +16,7 @@ export const CACHE_CONTROL = {
 
 /** Answers `body` as data fixed while the process runs (`stable`). */
 export function answerStable(ctx: Context, body: unknown): void {
-  ctx.res.setHeader('Cache-Control', CACHE_CONTROL.stable);
+  // res.setHeader throws once a route has sent the headers (ctx.set says nothing then).
+  if (!ctx.res.headersSent) ctx.res.setHeader('Cache-Control', CACHE_CONTROL.stable);
   ctx.body = body;
 }

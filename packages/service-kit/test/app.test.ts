@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { createPagesApp } from '../src/app.js';
+import { Router } from '../src/routing.js';
 import { fixtureService } from './fixture.js';
 
 describe('createPagesApp', () => {
@@ -25,5 +26,25 @@ describe('createPagesApp', () => {
       .get('/api/items')
       .set('Origin', 'https://a.example');
     expect(refused.headers['access-control-allow-origin']).to.equal(undefined);
+  });
+});
+
+describe('createServiceApp', () => {
+  it('sends an answer whose headers a route already sent as it is: no tag, no encoding, no error', async () => {
+    const early = new Router().get('/early', (ctx) => {
+      ctx.status = 200;
+      ctx.type = 'text';
+      ctx.flushHeaders();
+      ctx.body = 'x'.repeat(2000);
+    });
+    const { app } = fixtureService({ routers: [early] });
+    const res = await request(app.callback())
+      .get('/early')
+      .set('Accept-Encoding', 'gzip')
+      .timeout(1500)
+      .expect(200);
+    expect(res.headers['content-encoding']).to.equal(undefined);
+    expect(res.headers.etag).to.equal(undefined);
+    expect(res.text).to.equal('x'.repeat(2000));
   });
 });

@@ -11,4 +11,15 @@ describe('answerStable', () => {
     expect(res.headers['cache-control']).to.equal(CACHE_CONTROL.stable);
     expect(res.body).to.deep.equal({ games: [1, 2] });
   });
+
+  it('sets nothing once a route has sent the headers, and the answer still ends', async () => {
+    const app = new Koa().use((ctx) => {
+      ctx.status = 200;
+      ctx.flushHeaders();
+      answerStable(ctx, { games: [1, 2] });
+    });
+    const res = await request(app.callback()).get('/').timeout(1500).expect(200);
+    expect(res.headers['cache-control']).to.equal(undefined);
+    expect(res.text).to.equal('{"games":[1,2]}');
+  });
 });
