@@ -85,10 +85,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       // Said first, so that an error's answer says it too, as every other does.
       ctx.vary('Accept-Encoding');
       await next();
+      // Headers a route already sent take no tag, encoding nor error answer: Koa ends it as it is.
+      if (ctx.res.headersSent) return;
       if (ctx.status >= 400 && ctx.body == null) await errors.fellThrough(ctx);
-      else if (!ctx.res.headersSent) {
+      else {
         // The answer's bytes, once: an object is serialized here, so that its tag and its
-        // encoding see what is sent. Headers a route already sent can take no tag nor encoding.
+        // encoding see what is sent.
         const { body } = ctx;
         if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream))
           ctx.body = JSON.stringify(body);
@@ -96,7 +98,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
         compress(ctx);
       }
     } catch (error) {
-      await errors.thrown(ctx, error);
+      if (!ctx.res.headersSent) await errors.thrown(ctx, error);
+      else {
+        // Too late for an error's answer: the client sees it cut, not an answer that never ends.
+        ctx.app.emit('error', error, ctx);
+        ctx.res.destroy();
+      }
     } finally {
       records.finish(ctx, started);
     }

@@ -47,4 +47,28 @@ describe('createServiceApp', () => {
     expect(res.headers.etag).to.equal(undefined);
     expect(res.text).to.equal('x'.repeat(2000));
   });
+
+  it('cuts an answer whose headers were sent when its route then fails, rather than leave it open', async () => {
+    const early = new Router()
+      .get('/early-failure', (ctx) => {
+        ctx.status = 200;
+        ctx.flushHeaders();
+        throw new Error('after the headers');
+      })
+      .get('/early-bodiless', (ctx) => {
+        ctx.status = 404;
+        ctx.flushHeaders();
+      });
+    const { app } = fixtureService({ routers: [early] });
+    const failed = await request(app.callback())
+      .get('/early-failure')
+      .timeout(1500)
+      .then(
+        () => 'answered',
+        (error: { code?: string; message: string }) => error.code ?? error.message,
+      );
+    expect(failed).to.be.oneOf(['ECONNRESET', 'aborted', 'socket hang up']);
+    const bodiless = await request(app.callback()).get('/early-bodiless').timeout(1500);
+    expect(bodiless.status).to.equal(404);
+  });
 });
