@@ -1,5 +1,5 @@
 // Written here rather than with koa-compress, which leaves HEAD uncompressed: a HEAD must carry its GET's Content-Encoding (RFC 9110 §9.3.2).
-import { Stream } from 'node:stream';
+import { pipeline, type Readable, Stream } from 'node:stream';
 import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
 import compressible from 'compressible';
 import type { Context } from 'koa';
@@ -68,6 +68,8 @@ export function compress(ctx: Context): void {
   ctx.remove('Content-Length');
   ctx.body = stream;
   if (ctx.method === 'HEAD') return;
-  if (body instanceof Stream) body.pipe(stream);
+  // pipeline, not pipe: a body that fails fails the compressor, which Koa then cuts (pipe would
+  // leave the compressor, and the client, waiting for an end that never comes).
+  if (body instanceof Stream) pipeline(body as Readable, stream, () => {});
   else stream.end(body);
 }

@@ -1,4 +1,8 @@
+import { get } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
+import { Router } from '../src/routing.js';
+import { listen } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
 describe('compression', () => {
@@ -82,5 +86,54 @@ describe('compression', () => {
       .get('/api/big/2')
       .set('Accept-Encoding', 'gzip;q=0.5, br;q=0.1, identity;q=0');
     expect(weighed.headers['content-encoding']).to.equal('gzip');
+  });
+
+  describe('a streamed body', () => {
+    const sources: PassThrough[] = [];
+    const streamed = new Router().get('/streamed/:fate', (ctx) => {
+      const source = new PassThrough();
+      sources.push(source);
+      source.write('x'.repeat(4096));
+      if (ctx.params.fate === 'fails') setTimeout(() => source.destroy(new Error('disk gone')), 50);
+      ctx.type = 'text';
+      ctx.body = source;
+    });
+    const streaming = fixtureService({ routers: [streamed] }).app;
+
+    it('is cut, not left open, when it fails under compression', async () => {
+      const outcome = await request(streaming.callback())
+        .get('/streamed/fails')
+        .set('Accept-Encoding', 'gzip')
+        .timeout(1500)
+        .then(
+          () => 'answered',
+          (error: { code?: string; message: string }) => error.code ?? error.message,
+        );
+      expect(outcome).to.be.oneOf(['ECONNRESET', 'aborted', 'socket hang up']);
+    });
+
+    it('is closed at its source when the client leaves in the middle of its compressed answer', async () => {
+      const listening = await listen(streaming);
+      try {
+        await new Promise<void>((resolve) => {
+          get(
+            `${listening.url}/streamed/waits`,
+            { headers: { 'Accept-Encoding': 'gzip' } },
+            (res) => {
+              res.once('data', () => {
+                res.destroy();
+                resolve();
+              });
+            },
+          );
+        });
+        const source = sources.at(-1) as PassThrough;
+        for (let i = 0; i < 50 && !source.destroyed; i++)
+          await new Promise((r) => setTimeout(r, 20));
+        expect(source.destroyed).to.equal(true);
+      } finally {
+        listening.server.close();
+      }
+    });
   });
 });
