@@ -109,10 +109,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     }
   });
   const pageRouters = [...(options.routers ?? []), page.docs];
-  const apiRouters = [
-    ...(registry ? [metricsRouter(registry)] : []),
-    ...(options.apiRouters ?? []),
-  ];
+  const apiRouters = [...(options.apiRouters ?? [])];
+  if (registry) apiRouters.unshift(metricsRouter(registry));
   const routes = routing(isJsonPath, api.operations, apiRouters, pageRouters);
   const answerPage: Middleware = (ctx, next) => {
     ctx.state.path = ctx.path; // the templates' `path`

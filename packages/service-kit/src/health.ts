@@ -18,9 +18,7 @@ export const HEALTH_PATHS = { health: '/healthz', live: '/livez', ready: '/ready
 /** The apps whose process is shutting down (`runService` marks them): their /readyz answers 503. */
 const drainingApps = new WeakSet<object>();
 
-export function markDraining(app: object): void {
-  drainingApps.add(app);
-}
+export const markDraining = (app: object) => drainingApps.add(app);
 
 const schema = (status: JsonSchema, details: Record<string, JsonSchema> = {}) => ({
   type: 'object',
