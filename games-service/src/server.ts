@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { runService } from 'service-kit';
 import { createApp } from './app.js';
 import { Catalogue } from './catalogue/catalogue.js';
@@ -6,7 +8,8 @@ import { readConfig } from './config.js';
 
 await runService('games-service', (logger) => {
   const config = readConfig();
-  const catalogue = new Catalogue(loadGames(config.gamesFile));
+  const version = hash('sha1', readFileSync(config.gamesFile), 'base64url').slice(0, 16);
+  const catalogue = new Catalogue(loadGames(config.gamesFile), version);
   return {
     app: createApp({ catalogue, logger, ...config }),
     config,

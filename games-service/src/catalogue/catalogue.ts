@@ -45,8 +45,15 @@ export class Catalogue {
   readonly #ratedCount: number;
   readonly #hiddenGems: readonly Game[];
   readonly #search: GameSearch;
+  /**
+   * What names these games, and only these: the SHA-1 of the file they were read from (16
+   * characters of base64url). The tags of the answers that list them are made from it, so a
+   * client's copy is valid as long as the file is the same. The default is for tests only.
+   */
+  readonly version: string;
 
-  constructor(games: readonly Game[]) {
+  constructor(games: readonly Game[], version = 'unversioned') {
+    this.version = version;
     this.games = [...games].sort((a, b) => a.id - b.id);
     for (const game of this.games) this.#byId.set(game.id, game);
     this.#rank = sortOrder(this.games, compareByRank);

@@ -1,4 +1,5 @@
 import {
+  answerList,
   answerStable,
   type Context,
   NotFound,
@@ -37,6 +38,11 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
     return game;
   };
   const toGem = (game: Game) => ({ ...toSummary(game), reviewCount: game.reviewCount });
+  /** A list without a `limit` grows with the catalogue: it is written as it is sent. */
+  const answerSummaries = (ctx: Context, games: Game[], limit: number | undefined) => {
+    if (limit === undefined) answerList(ctx, games, catalogue.version, toSummary);
+    else answerStable(ctx, games.map(toSummary));
+  };
 
   return [
     {
@@ -63,7 +69,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         const query = readSearchQuery(ctx.query);
         const { total, games } = catalogue.search({ sort: 'id', ...query });
         setPageHeaders(ctx, { params: query, shown: games.length, total });
-        answerStable(ctx, games.map(toSummary));
+        answerSummaries(ctx, games, query.limit);
       },
     },
     {
@@ -84,7 +90,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       summary: 'Highly rated games that few people have reviewed',
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
-      handler: (ctx) => answerStable(ctx, catalogue.hiddenGems().map(toGem)),
+      handler: (ctx) => answerList(ctx, catalogue.hiddenGems(), catalogue.version, toGem),
     },
     {
       id: 'gamesByGenre',
@@ -111,7 +117,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         const { limit } = readLimit(ctx.query);
         const games = catalogue.byGenre(ctx.params.genre ?? '', limit);
         if (games.length === 0) throw new NotFound(`No game has the genre ${ctx.params.genre}`);
-        answerStable(ctx, games.map(toSummary));
+        answerSummaries(ctx, games, limit);
       },
     },
     {

@@ -1,4 +1,11 @@
-import { CACHE_CONTROL, type Context, NotFound, parameterValidator, Router } from 'service-kit';
+import {
+  CACHE_CONTROL,
+  type Context,
+  NotFound,
+  type Parameter,
+  parameterValidator,
+  Router,
+} from 'service-kit';
 import {
   type Catalogue,
   HIDDEN_GEM_MAX_REVIEWS,
@@ -14,8 +21,35 @@ import { SEARCH_PARAMETERS, SEARCH_READING } from './search-params.js';
 export const HOME_GAME_COUNT = 9;
 /** Games the top-rated page lists, best first: five full rows of three cards. */
 export const TOP_RATED_PAGE_COUNT = 15;
-/** Results per search page: rows of 3, 2 or 1 cards all end full. */
+/** Games per page of a list (search results, hidden gems): rows of 3, 2 or 1 cards all end full. */
 export const SEARCH_PAGE_SIZE = 24;
+
+const pageParameter: Parameter = {
+  name: 'page',
+  in: 'query',
+  description: 'The page of the list, from 1',
+  schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+};
+
+/** The page of a list a URL asks for; other parameters are ignored. */
+const readPageNumber = parameterValidator<{ page?: number }>([pageParameter], {
+  unknown: 'ignore',
+});
+
+/**
+ * The page `number` of a list of `total` games: how many pages it has (one, when empty), and
+ * the position of its first game from 1; a 404 for a page past the last.
+ */
+function pageOf(number: number, total: number, what: string) {
+  const pages = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
+  if (number > pages) {
+    throw new NotFound(
+      `There is no page ${number} of ${what}: they fill ${pages === 1 ? '1 page' : `${pages} pages`}.`,
+    );
+  }
+  const offset = (number - 1) * SEARCH_PAGE_SIZE;
+  return { page: number, pages, offset, first: offset + 1 };
+}
 
 /**
  * The orders the search page offers: the default (no `sort`: best rated, more reviews breaking
@@ -36,20 +70,10 @@ export const SEARCH_ORDERS = [
 /** What the search page reads from its URL; other parameters are ignored. */
 const readSearchPage = parameterValidator<
   Pick<SearchQuery, 'q' | 'genre' | 'sort'> & { page?: number }
->(
-  [
-    SEARCH_PARAMETERS.q,
-    SEARCH_PARAMETERS.genre,
-    SEARCH_PARAMETERS.sort,
-    {
-      name: 'page',
-      in: 'query',
-      description: 'The page of results, from 1',
-      schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-    },
-  ],
-  { ...SEARCH_READING, unknown: 'ignore' },
-);
+>([SEARCH_PARAMETERS.q, SEARCH_PARAMETERS.genre, SEARCH_PARAMETERS.sort, pageParameter], {
+  ...SEARCH_READING,
+  unknown: 'ignore',
+});
 
 /** The server-rendered pages. */
 export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
@@ -87,14 +111,19 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
         games: catalogue.topRated(TOP_RATED_PAGE_COUNT),
       }),
     )
-    .get('/hidden-gems', (ctx) =>
-      page(ctx, 'hidden-gems.pug', {
-        title: 'Hidden gems',
-        games: catalogue.hiddenGems(),
+    .get('/hidden-gems', (ctx) => {
+      const gems = catalogue.hiddenGems();
+      const { page: number = 1 } = readPageNumber(ctx.query);
+      const paging = pageOf(number, gems.length, 'hidden gems');
+      return page(ctx, 'hidden-gems.pug', {
+        title: number > 1 ? `Hidden gems, page ${number}` : 'Hidden gems',
+        games: gems.slice(paging.offset, paging.offset + SEARCH_PAGE_SIZE),
+        total: gems.length,
+        ...paging,
         minRating: HIDDEN_GEM_MIN_RATING,
         maxReviews: HIDDEN_GEM_MAX_REVIEWS,
-      }),
-    )
+      });
+    })
     .get('/random', (ctx) => {
       const [game] = catalogue.sample(1, random);
       ctx.set('Cache-Control', CACHE_CONTROL.noStore);
@@ -109,12 +138,7 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
         limit: SEARCH_PAGE_SIZE,
         offset: (pageNumber - 1) * SEARCH_PAGE_SIZE,
       });
-      const pages = Math.max(1, Math.ceil(result.total / SEARCH_PAGE_SIZE));
-      if (pageNumber > pages) {
-        throw new NotFound(
-          `There is no page ${pageNumber} of these results: they fill ${pages === 1 ? '1 page' : `${pages} pages`}.`,
-        );
-      }
+      const paging = pageOf(pageNumber, result.total, 'these results');
       const shownGenre =
         genre && catalogue.genres.find((g) => g.toLowerCase() === genre.toLowerCase());
       // The view words its title from the query, genre and page.
@@ -127,9 +151,7 @@ export function pageRoutes(catalogue: Catalogue, random: () => number): Router {
         genres: catalogue.genres.map((name) => ({ name, count: catalogue.genreSize(name) })),
         total: result.total,
         games: result.games,
-        page: pageNumber,
-        pages,
-        first: (pageNumber - 1) * SEARCH_PAGE_SIZE + 1,
+        ...paging,
       });
     })
     .get('/games/:id/cover.svg', (ctx) => {
