@@ -41,7 +41,10 @@ describe('the lists that grow with the catalogue', () => {
       expect(again.headers.etag, 'another app of the same version').to.equal(res.headers.etag);
       const other = await request(versioned('v2')).get(path).expect(200);
       expect(other.headers.etag, 'another version').to.not.equal(res.headers.etag);
-      await request(app).get(path).set('If-None-Match', res.headers.etag ?? '').expect(304);
+      await request(app)
+        .get(path)
+        .set('If-None-Match', res.headers.etag ?? '')
+        .expect(304);
     });
 
     it(`${path}: HEAD has the headers of GET, compressed or not`, async () => {

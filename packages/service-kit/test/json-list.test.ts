@@ -1,6 +1,6 @@
 import { get, type IncomingMessage } from 'node:http';
-import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
 import { answerList } from '../src/json-list.js';
@@ -48,7 +48,12 @@ function listApp(count: number, version = 'v1') {
       }),
   };
   const api = describeApi({ title: 'List', version: '1', description: 'A list.' }, [operation]);
-  const app = createServiceApp({ service: 'list', root: fileURLToPath(new URL('fixture', import.meta.url)), api, jsonPaths: ['/api'] });
+  const app = createServiceApp({
+    service: 'list',
+    root: fileURLToPath(new URL('fixture', import.meta.url)),
+    api,
+    jsonPaths: ['/api'],
+  });
   return { app, made };
 }
 
@@ -107,7 +112,7 @@ describe('answerList', () => {
       const cached = await request(server)
         .get('/api/list')
         .set('Accept-Encoding', encoding)
-        .set('If-None-Match', got.headers.etag);
+        .set('If-None-Match', got.headers.etag ?? '');
       expect(cached.status).to.equal(304);
       expect(cached.headers.etag).to.equal(got.headers.etag);
       expect(made.items).to.equal(0);
