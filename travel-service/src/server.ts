@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { runService } from 'service-kit';
 import { createApp } from './app.js';
 import { readConfig } from './config.js';
@@ -8,7 +10,9 @@ import { newSeed } from './itineraries/random.js';
 await runService('travel-service', (logger) => {
   const config = readConfig();
   const seed = config.itinerarySeed ?? newSeed();
-  const itineraries = planItineraries(loadDestinations(config.destinationsFile), seed);
+  const file = config.destinationsFile;
+  const fileVersion = hash('sha1', readFileSync(file), 'base64url').slice(0, 16);
+  const itineraries = planItineraries(loadDestinations(file), seed, fileVersion);
   logger.info(
     {
       seed,

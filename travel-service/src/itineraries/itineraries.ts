@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { JSONSchemaType } from 'ajv';
 import { type Destination, slugify } from './destination.js';
 import { generateItinerary, type Itinerary, itinerarySchema } from './generate.js';
@@ -50,8 +51,15 @@ export class Itineraries {
   /** By destination name, alphabetical. */
   readonly all: readonly Planned[];
   readonly #byKey = new Map<string, Planned>();
+  /**
+   * What names these plans, and only these: 16 characters of base64url from the destinations
+   * file's version and the seed the plans were drawn with (planItineraries). The tags of the
+   * answers that list them are made from it. The default is for tests only.
+   */
+  readonly version: string;
 
-  constructor(destinations: readonly Destination[], random: Random) {
+  constructor(destinations: readonly Destination[], random: Random, version = 'unversioned') {
+    this.version = version;
     const planned = destinations.map((destination) => ({
       slug: slugify(destination.name),
       destination,
@@ -81,7 +89,15 @@ export class Itineraries {
   }
 }
 
-/** The itineraries a seed gives: every process started with the same seed serves the same. */
-export function planItineraries(destinations: readonly Destination[], seed: string): Itineraries {
-  return new Itineraries(destinations, seededRandom(seed));
+/**
+ * The itineraries a seed gives: every process started with the same seed serves the same.
+ * `fileVersion` names the destinations (their file's SHA-1); with the seed, it names the plans.
+ */
+export function planItineraries(
+  destinations: readonly Destination[],
+  seed: string,
+  fileVersion = 'unversioned',
+): Itineraries {
+  const version = hash('sha1', JSON.stringify([fileVersion, seed]), 'base64url').slice(0, 16);
+  return new Itineraries(destinations, seededRandom(seed), version);
 }

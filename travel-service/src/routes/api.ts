@@ -1,4 +1,4 @@
-import { answerStable, type Context, NotFound, type Operation } from 'service-kit';
+import { answerList, answerStable, type Context, NotFound, type Operation } from 'service-kit';
 import { activitySchema, type Itinerary, itinerarySchema } from '../itineraries/generate.js';
 import { type Itineraries, summarySchema, toSummary } from '../itineraries/itineraries.js';
 import { destinationParam, destinationParameter } from './params.js';
@@ -20,7 +20,6 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
     if (!entry) throw new NotFound(`No itinerary for the destination ${JSON.stringify(name)}`);
     return entry.itinerary;
   };
-  const summaries = () => itineraries.all.map((entry) => toSummary(entry.itinerary));
   const highlightsOf = (itinerary: Itinerary) => itinerary.activities.filter((a) => a.highlight);
 
   return [
@@ -37,7 +36,11 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
         },
       },
       errors: [],
-      handler: (ctx) => answerStable(ctx, summaries()),
+      // Grows with the destinations: written as it is sent.
+      handler: (ctx) =>
+        answerList(ctx, itineraries.all, itineraries.version, (entry) =>
+          toSummary(entry.itinerary),
+        ),
     },
     {
       id: 'getItinerary',

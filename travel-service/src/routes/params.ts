@@ -59,3 +59,16 @@ export function checkDestinationName(name: string): string {
 export function chosenDestination(ctx: Context): string | undefined {
   return readChoice(ctx.query).destination;
 }
+
+/** The page of a paged list a URL asks for, from 1; other parameters are ignored. */
+export const readPageNumber = parameterValidator<{ page?: number }>(
+  [
+    {
+      name: 'page',
+      in: 'query',
+      description: 'The page of the list, from 1',
+      schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    },
+  ],
+  { unknown: 'ignore' },
+);

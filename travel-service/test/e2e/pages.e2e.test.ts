@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { useBrowser } from 'service-kit/testing';
+import { createApp } from '../../src/app.js';
 import { budgetShares } from '../../src/itineraries/generate.js';
-import { NO_DESTINATION } from '../../src/routes/pages.js';
+import { planItineraries } from '../../src/itineraries/itineraries.js';
+import { seededRandom } from '../../src/itineraries/random.js';
+import { NO_DESTINATION, PICKER_MAX_DESTINATIONS } from '../../src/routes/pages.js';
+import { makeDestination } from '../fixtures.js';
 import { seededItineraries as itineraries, seededApp, seededEntry } from '../helpers.js';
 
 type Page = Awaited<ReturnType<ReturnType<typeof useBrowser>['newPage']>>;
@@ -233,4 +237,34 @@ describe('pages in Chromium', function () {
       });
     }
   });
+});
+
+describe('pages in Chromium, with more destinations than the picker lists', function () {
+  this.timeout(180_000);
+  let page: Page;
+  const destinations = Array.from({ length: 2 * PICKER_MAX_DESTINATIONS }, (_, i) =>
+    makeDestination({ name: `Place ${i + 1}` }),
+  );
+  const session = useBrowser(() =>
+    createApp({
+      itineraries: planItineraries(destinations, 'many'),
+      random: seededRandom('many home'),
+    }),
+  );
+  beforeEach(async () => {
+    page = await session.newPage();
+  });
+
+  it('finds a destination typed in the text field, as the dropdown did', async () => {
+    await page.goto(session.url);
+    await page.getByLabel('Destination').fill('Place 12');
+    await page.getByRole('button', { name: 'Show itinerary' }).click();
+    await page.waitForURL(/\/itineraries\/place-12$/);
+    expect(await page.locator('h1').textContent()).to.equal('Place 12');
+  });
+
+  session.itFitsEveryWidth(
+    () => page,
+    ['/', '/itineraries?destination=', '/destinations', '/destinations?page=2'],
+  );
 });
