@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { useBrowser } from 'service-kit/testing';
+import { createApp } from '../../src/app.js';
+import { Catalogue } from '../../src/catalogue/catalogue.js';
+import { SEARCH_PAGE_SIZE } from '../../src/routes/pages.js';
 import { seededCatalogue as catalogue, seededApp } from '../helpers.js';
 
 type Page = Awaited<ReturnType<ReturnType<typeof useBrowser>['newPage']>>;
@@ -228,4 +231,35 @@ describe('pages in Chromium', function () {
     '/docs',
   ];
   session.itFitsEveryWidth(() => page, pages);
+});
+
+describe('the hidden gems page in Chromium, when they fill several pages', function () {
+  this.timeout(120_000);
+  let page: Page;
+  // The seed's games made gems, several times over under new ids: three pages and a part.
+  const gems = Array.from({ length: 3 * SEARCH_PAGE_SIZE + 5 }, (_, i) => ({
+    ...(catalogue.games[i % catalogue.size] as (typeof catalogue.games)[number]),
+    id: i + 1,
+    rating: 9,
+    reviewCount: 100 + i,
+  }));
+  const session = useBrowser(() => createApp({ catalogue: new Catalogue(gems) }));
+  beforeEach(async () => {
+    page = await session.newPage();
+  });
+
+  it('goes to the next page and back by its links', async () => {
+    await page.goto(`${session.url}/hidden-gems`);
+    await page.getByRole('link', { name: /Next/ }).click();
+    await page.waitForURL(/\/hidden-gems\?page=2$/);
+    expect(await page.locator('h1').textContent()).to.equal('Hidden gems, page 2');
+    expect(await page.locator('img.game-card__cover').count()).to.equal(SEARCH_PAGE_SIZE);
+    await page.getByRole('link', { name: /Previous/ }).click();
+    await page.waitForURL(/\/hidden-gems$/);
+  });
+
+  session.itFitsEveryWidth(
+    () => page,
+    ['/hidden-gems', '/hidden-gems?page=2', '/hidden-gems?page=4'],
+  );
 });
