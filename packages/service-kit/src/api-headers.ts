@@ -12,10 +12,5 @@ const ERROR_HEADERS = ['Retry-After', 'WWW-Authenticate'];
 export const EXPOSED_HEADERS = ['X-Request-Id', ...RESOURCE_HEADERS, ...ERROR_HEADERS];
 
 /** An error drops these: the resource's, an earlier error's, the success's caching and encoding. */
-export const DISCARDED_ON_ERROR = [
-  ...RESOURCE_HEADERS,
-  ...ERROR_HEADERS,
-  'Cache-Control',
-  'Content-Encoding',
-  'Last-Modified',
-];
+const SUCCESS_HEADERS = ['Cache-Control', 'Content-Encoding', 'Last-Modified'];
+export const DISCARDED_ON_ERROR = [...RESOURCE_HEADERS, ...ERROR_HEADERS, ...SUCCESS_HEADERS];

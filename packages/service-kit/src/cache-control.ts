@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 
 /** How long any cache (a browser, the proxy in front) may keep an answer. */
@@ -19,4 +21,36 @@ export function answerStable(ctx: Context, body: unknown): void {
   // res.setHeader throws once a route has sent the headers (ctx.set says nothing then).
   if (!ctx.res.headersSent) ctx.res.setHeader('Cache-Control', CACHE_CONTROL.stable);
   ctx.body = body;
+}
+
+/** A JSON array's text in pieces of about 16 K characters (a write per item costs a call each). */
+function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generator<string> {
+  let piece = '[';
+  let comma = '';
+  for (const item of items) {
+    piece += comma + (JSON.stringify(shape(item)) ?? 'null');
+    comma = ',';
+    if (piece.length >= 16_384) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}]`;
+}
+
+/**
+ * Answers a list that grows with the data, `stable`, as a JSON array made as fast as the client
+ * reads it: a stream, which the app's layer neither serializes nor hashes, and compresses as it
+ * goes. Its weak ETag names the data's `version`, the path and the query: no two answers share it.
+ */
+export function answerList<T>(
+  ctx: Context,
+  items: Iterable<T>,
+  version: string,
+  shape: (item: T) => unknown = (item) => item,
+): void {
+  const request = hash('sha1', `${ctx.path}?${ctx.querystring}`, 'base64url').slice(0, 16);
+  ctx.res.setHeader('ETag', `W/"${version}.${request}"`);
+  answerStable(ctx, Readable.from(jsonArray(items, shape), { objectMode: false }));
+  ctx.type = 'json';
 }

@@ -12,25 +12,22 @@ const ENCODINGS = ['br', 'gzip', 'identity'];
 const NOT_COMPRESSED = new Set([204, 205, 206, 304]);
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
-const compressors = {
-  // Brotli's defaults reserve a 4 MB window per stream, for every answer in flight; our answers
-  // are far smaller, and a 256 KB window with the size as a hint compresses them as well.
-  br: (size: number | undefined) =>
-    createBrotliCompress({
-      params: {
-        [zlib.BROTLI_PARAM_QUALITY]: 5,
-        [zlib.BROTLI_PARAM_LGWIN]: 18,
-        ...(size !== undefined && { [zlib.BROTLI_PARAM_SIZE_HINT]: size }),
-      },
-    }),
-  gzip: (_size: number | undefined) => createGzip(),
-};
+// Brotli's defaults reserve a 4 MB window per stream, for every answer in flight; our answers
+// are far smaller, and a 256 KB window with the size as a hint compresses them as well.
+const brotli = (size = 0) =>
+  createBrotliCompress({
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.BROTLI_PARAM_LGWIN]: 18,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: size,
+    },
+  });
 
 /**
  * The encoding to send the answer in, if any. Never under a strong ETag (which names its exact
  * bytes); a client that refuses every encoding (`identity;q=0`) gets identity: better than none.
  */
-function encodingOf(ctx: Context): keyof typeof compressors | undefined {
+function encodingOf(ctx: Context): 'br' | 'gzip' | undefined {
   const { response } = ctx;
   const size = response.length;
   if (
@@ -63,7 +60,7 @@ export function compress(ctx: Context): void {
   const encoding = encodingOf(ctx);
   if (encoding === undefined) return;
   const { body } = ctx;
-  const stream = compressors[encoding](ctx.response.length);
+  const stream = encoding === 'br' ? brotli(ctx.response.length) : createGzip();
   ctx.set('Content-Encoding', encoding);
   ctx.remove('Content-Length');
   ctx.body = stream;

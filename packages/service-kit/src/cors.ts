@@ -23,9 +23,8 @@ export function corsFor(
     if (op.method === 'get') headers.add('If-None-Match');
     if (op.bearerAuth) headers.add('Authorization');
     if (op.requestBody) headers.add('Content-Type');
-    for (const parameter of op.parameters ?? []) {
-      if (parameter.in === 'header') headers.add(parameter.name);
-    }
+    for (const { in: place, name } of op.parameters ?? [])
+      if (place === 'header') headers.add(name);
   }
   if (methods.has('GET')) methods.add('HEAD');
   const preflight = {

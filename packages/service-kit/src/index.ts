@@ -1,12 +1,11 @@
 // Every name a service uses from the kit (see README.md: one line each).
 export type { Context } from 'koa';
 export { type AppSettings, createPagesApp, createServiceApp } from './app.js';
-export { answerStable, CACHE_CONTROL } from './cache-control.js';
+export { answerList, answerStable, CACHE_CONTROL } from './cache-control.js';
 export { readEntityTags } from './conditional-get.js';
 export { envSetting, readServerConfig, type ServerConfig } from './config.js';
 export { BadRequest, type ErrorDetail, NotFound } from './errors.js';
 export { healthOperations } from './health.js';
-export { answerList } from './json-list.js';
 export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { describeApi } from './operations.js';

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -101,8 +101,8 @@ function assets(dirs: readonly string[]) {
       if (!entry.isFile()) continue;
       const other = files.get(entry.name);
       if (other) throw new Error(`${entry.name} is both in ${other.dir} and in ${dir}`);
-      const hash = createHash('sha1').update(readFileSync(join(dir, entry.name)));
-      files.set(entry.name, { dir, version: hash.digest('base64url').slice(0, 12) });
+      const version = hash('sha1', readFileSync(join(dir, entry.name)), 'base64url').slice(0, 12);
+      files.set(entry.name, { dir, version });
     }
   }
   const middleware: Middleware = async (ctx, next) => {

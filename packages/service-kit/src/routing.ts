@@ -30,9 +30,8 @@ export function normalizedPath(path: string): string {
 
 /** Before anything reads the path: every step sees `%74op-rated` as `top-rated`. */
 export function normalizePath(ctx: Context): void {
-  const { path } = ctx;
-  const normal = normalizedPath(path);
-  if (normal !== path) ctx.path = normal;
+  const normal = normalizedPath(ctx.path);
+  if (normal !== ctx.path) ctx.path = normal;
 }
 
 /**

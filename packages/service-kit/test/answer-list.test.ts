@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
-import { answerList } from '../src/json-list.js';
+import { answerList } from '../src/cache-control.js';
 import { describeApi, type Operation } from '../src/operations.js';
 import { listen } from '../src/testing/http.js';
 
