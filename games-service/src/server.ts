@@ -4,9 +4,9 @@ import { Catalogue } from './catalogue/catalogue.js';
 import { loadGames } from './catalogue/load.js';
 import { readConfig } from './config.js';
 
-await runService('games-service', (logger) => {
+await runService('games-service', async (logger) => {
   const config = readConfig();
-  const catalogue = new Catalogue(loadGames(config.gamesFile));
+  const catalogue = new Catalogue((await loadGames(config.gamesFile)).records);
   return {
     app: createApp({ catalogue, logger, ...config }),
     config,

@@ -6,7 +6,7 @@ import { readConfig } from '../src/config.js';
 
 export { expectErrorBody } from 'service-kit/testing';
 
-export const seededCatalogue = new Catalogue(loadGames(readConfig({}).gamesFile));
+export const seededCatalogue = new Catalogue((await loadGames(readConfig({}).gamesFile)).records);
 
 export const conformance = new Conformance(gamesApi(seededCatalogue).document as never, JSON_PATHS);
 /** supertest, with every API response checked against the OpenAPI document. */

@@ -5,10 +5,13 @@ import { planItineraries } from './itineraries/itineraries.js';
 import { loadDestinations } from './itineraries/load.js';
 import { newSeed } from './itineraries/random.js';
 
-await runService('travel-service', (logger) => {
+await runService('travel-service', async (logger) => {
   const config = readConfig();
   const seed = config.itinerarySeed ?? newSeed();
-  const itineraries = planItineraries(loadDestinations(config.destinationsFile), seed);
+  const itineraries = planItineraries(
+    (await loadDestinations(config.destinationsFile)).records,
+    seed,
+  );
   logger.info(
     {
       seed,
