@@ -6,7 +6,8 @@ import { readConfig } from '../src/config.js';
 
 export { expectErrorBody } from 'service-kit/testing';
 
-export const seededCatalogue = new Catalogue(loadGames(readConfig({}).gamesFile));
+const seed = await loadGames(readConfig({}).gamesFile);
+export const seededCatalogue = new Catalogue(seed.records, seed.version);
 
 export const conformance = new Conformance(gamesApi(seededCatalogue).document as never, JSON_PATHS);
 /** supertest, with every API response checked against the OpenAPI document. */

@@ -1,5 +1,3 @@
-import { hash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { runService } from 'service-kit';
 import { createApp } from './app.js';
 import { readConfig } from './config.js';
@@ -7,12 +5,11 @@ import { planItineraries } from './itineraries/itineraries.js';
 import { loadDestinations } from './itineraries/load.js';
 import { newSeed } from './itineraries/random.js';
 
-await runService('travel-service', (logger) => {
+await runService('travel-service', async (logger) => {
   const config = readConfig();
   const seed = config.itinerarySeed ?? newSeed();
-  const file = config.destinationsFile;
-  const fileVersion = hash('sha1', readFileSync(file), 'base64url').slice(0, 16);
-  const itineraries = planItineraries(loadDestinations(file), seed, fileVersion);
+  const { records, version } = await loadDestinations(config.destinationsFile);
+  const itineraries = planItineraries(records, seed, version);
   logger.info(
     {
       seed,

@@ -8,9 +8,11 @@ import { seededRandom } from '../src/itineraries/random.js';
 export { expectErrorBody } from 'service-kit/testing';
 
 export const TEST_SEED = 'travel-service tests';
-export const seededDestinations = loadDestinations(readConfig({}).destinationsFile);
+export const { records: seededDestinations, version: seedVersion } = await loadDestinations(
+  readConfig({}).destinationsFile,
+);
 /** The itineraries of the seed file under a fixed seed: the same in every run. */
-export const seededItineraries = planItineraries(seededDestinations, TEST_SEED);
+export const seededItineraries = planItineraries(seededDestinations, TEST_SEED, seedVersion);
 
 export const conformance = new Conformance(
   travelApi(seededItineraries).document as never,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +17,8 @@ interface Started {
 }
 
 /** Runs src/server.ts as `npm run dev` does, collecting its JSON log lines. */
-function start(env: Record<string, string>): Started {
-  const args = ['--conditions=source', '--import', 'tsx', 'src/server.ts'];
+function start(env: Record<string, string>, nodeOptions: string[] = []): Started {
+  const args = [...nodeOptions, '--conditions=source', '--import', 'tsx', 'src/server.ts'];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_REQUESTS: 'false', ...env },
@@ -103,5 +103,20 @@ describe('server', function () {
     const failure = started.lines.find((l) => l.message === 'travel-service cannot start');
     expect(failure?.level).to.equal('error');
     expect(failure?.error).to.match(/record 1 \("Broken"\): field "summary" must be string/);
+  });
+
+  it('refuses a file too large for the memory the process may use, naming the file, its size and the limit', async () => {
+    // Refused from its size alone, before a byte of it is read: a sparse file of 1 GB will do.
+    const file = join(mkdtempSync(join(tmpdir(), 'travel-')), 'destinations-too-large.json');
+    writeFileSync(file, '');
+    truncateSync(file, 2 ** 30);
+    const started = start({ PORT: '0', DESTINATIONS_FILE: file }, ['--max-old-space-size=256']);
+    expect(await started.exited).to.equal(1);
+    const failure = started.lines.find((l) => l.message === 'travel-service cannot start');
+    expect(failure?.error).to.match(
+      new RegExp(
+        `^${file}: 1,024 MB of destinations would take about [0-9,]+ MB once loaded, more than the [0-9,]+ MB this process may use`,
+      ),
+    );
   });
 });

@@ -1,6 +1,9 @@
 import { seedFile } from 'service-kit';
 import { type Game, gameSchema } from './game.js';
 
+/** What a byte of a games file costs in resident memory once loaded (bench/RESULTS.md). */
+const MEMORY_PER_BYTE = 3;
+
 /** The games of a seed file: each against the schema, then ids and titles unique, ratings to a tenth. */
 const gamesFile = seedFile<Game>({
   what: 'games',
@@ -10,9 +13,13 @@ const gamesFile = seedFile<Game>({
     ...findDuplicates(games, 'title'),
     ...findLongRatings(games),
   ],
+  memoryPerByte: MEMORY_PER_BYTE,
 });
 
-/** Reads and validates the seed file; a broken file names the bad record and field. */
+/**
+ * Reads and validates the seed file, as a stream, and resolves to its games and its version; a
+ * broken file names the bad record and field, a file too large for the process is refused.
+ */
 export const loadGames = gamesFile.load;
 
 export const parseGames = (data: unknown, source = 'games'): Game[] =>

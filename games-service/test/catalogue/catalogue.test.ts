@@ -4,7 +4,7 @@ import { loadGames } from '../../src/catalogue/load.js';
 import { readConfig } from '../../src/config.js';
 import { makeGame } from '../fixtures.js';
 
-const seeded = new Catalogue(loadGames(readConfig({}).gamesFile));
+const seeded = new Catalogue((await loadGames(readConfig({}).gamesFile)).records);
 
 describe('Catalogue', () => {
   const games = [

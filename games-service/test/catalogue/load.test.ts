@@ -3,9 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { SeedError } from 'service-kit';
+import type { Game } from '../../src/catalogue/game.js';
 import { loadGames, parseGames } from '../../src/catalogue/load.js';
 import { readConfig } from '../../src/config.js';
 import { makeGame } from '../fixtures.js';
+
+/** Expects `loading` to reject with a SeedError whose message matches `message`. */
+async function expectRefusal(loading: Promise<unknown>, message: RegExp): Promise<void> {
+  const error = await loading.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).to.be.instanceOf(SeedError);
+  expect((error as Error).message).to.match(message);
+}
 
 describe('loadGames', () => {
   it('names the bad record and field', () => {
@@ -30,15 +41,12 @@ describe('loadGames', () => {
     expect(parseGames([makeGame({ rating: 8.7 })])).to.have.length(1);
   });
 
-  it('takes only ids that are safe integers (above 2^53 a JSON number reads as another)', () => {
+  it('takes only ids that are safe integers (above 2^53 a JSON number reads as another)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'games-'));
     const file = join(dir, 'big-id.json');
     const text = JSON.stringify([makeGame({ id: 1 })]).replace('"id":1', '"id":9007199254740993');
     writeFileSync(file, text);
-    expect(() => loadGames(file)).to.throw(
-      SeedError,
-      /record 0 .*field "id" must be <= 9007199254740991/,
-    );
+    await expectRefusal(loadGames(file), /record 0 .*field "id" must be <= 9007199254740991/);
     expect(parseGames([makeGame({ id: Number.MAX_SAFE_INTEGER })])).to.have.length(1);
   });
 
@@ -48,16 +56,19 @@ describe('loadGames', () => {
     expect(() => parseGames(twice)).to.throw(/"title" repeats record 0/);
   });
 
-  it('rejects a file that is not JSON, or not an array', () => {
+  it('rejects a file that is not JSON, or not an array', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'games-'));
     writeFileSync(join(dir, 'bad.json'), '[{"id": 1,');
-    expect(() => loadGames(join(dir, 'bad.json'))).to.throw(SeedError, /bad\.json: cannot read/);
-    expect(() => parseGames({ games: [] })).to.throw(/the file must be array/);
-    expect(() => loadGames(join(dir, 'missing.json'))).to.throw(SeedError, /ENOENT/);
+    await expectRefusal(loadGames(join(dir, 'bad.json')), /bad\.json: cannot read/);
+    expect(() => parseGames({ games: [] })).to.throw(/the file must hold a JSON array of games/);
+    await expectRefusal(loadGames(join(dir, 'missing.json')), /ENOENT/);
   });
 
   describe('the seed file', () => {
-    const games = loadGames(readConfig({}).gamesFile);
+    let games: Game[] = [];
+    before(async () => {
+      ({ records: games } = await loadGames(readConfig({}).gamesFile));
+    });
 
     it('holds at least 80 games in at least 8 genres of at least 4 games', () => {
       expect(games.length).to.be.at.least(80);

@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
+import { JSONParser } from '@streamparser/json';
 import type { AnySchema, ErrorObject } from 'ajv';
 import { compileSchema } from './validation.js';
 
@@ -12,32 +15,153 @@ interface SeedRules<T> {
   recordSchema: AnySchema;
   nested?: Readonly<Record<string, string>>;
   check?: (records: T[]) => string[];
+  /** Resident bytes per byte of the file once loaded, as measured (bench/RESULTS.md). */
+  memoryPerByte: number;
 }
 
-/** A kind of seed file: `load(file)` reads and checks one, `parse(data, source)` checks records. */
-export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
-  const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
-  const parse = (data: unknown, source: string): T[] => {
+/**
+ * A kind of seed file: `load(file)` streams one, checking each record as it arrives, and
+ * resolves to its records and its version; `parse(data, source)` checks records in memory.
+ */
+export function seedFile<T>({
+  what,
+  recordSchema,
+  nested = {},
+  check,
+  memoryPerByte,
+}: SeedRules<T>) {
+  const validate = compileSchema<T>(recordSchema);
+  const checked = (source: string, entries: Iterable<unknown>): T[] => {
     const problems = new SeedProblems();
-    const found = validate(data)
-      ? (check?.(data) ?? [])
-      : (validate.errors ?? []).map((error) => describeRecord(error, data as unknown[], nested));
-    for (const problem of found) problems.add(problem);
+    const records: T[] = [];
+    let index = 0;
+    for (const entry of entries) {
+      if (validate(entry)) records.push(entry);
+      for (const error of validate.errors ?? []) {
+        problems.add(describeRecord(error, index, entry, nested));
+      }
+      index += 1;
+    }
+    if (index === 0) problems.add(`the file holds no ${what}`);
+    if (problems.total === 0) for (const problem of check?.(records) ?? []) problems.add(problem);
     if (problems.total > 0) {
       throw new SeedError(`${source}: invalid ${what}:\n  ${problems.lines().join('\n  ')}`);
     }
-    return data as T[];
+    return records;
   };
-  const load = (file: string): T[] => {
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new SeedError(`${file}: cannot read the ${what}: ${(error as Error).message}`);
-    }
-    return parse(data, file);
+  const parse = (data: unknown, source: string): T[] => {
+    if (!Array.isArray(data)) throw notAnArray(source, what);
+    return checked(source, data);
+  };
+  const load = async (file: string): Promise<{ records: T[]; version: string }> => {
+    refuseTooLarge(file, what, memoryPerByte);
+    let version = '';
+    const records = checked(
+      file,
+      (function* () {
+        version = yield* seedEntries(file, what);
+      })(),
+    );
+    return { records, version };
   };
   return { load, parse };
+}
+
+/** The most a process may hold: its cgroup's limit, or its V8 heap's when that is lower. */
+export const memoryLimit = () =>
+  Math.min(process.constrainedMemory?.() || Infinity, getHeapStatistics().heap_size_limit);
+
+const MB = (bytes: number) => `${Math.ceil(bytes / 2 ** 20).toLocaleString('en-US')} MB`;
+
+/** A file whose records would not fit the process is refused before any of it is read. */
+function refuseTooLarge(file: string, what: string, memoryPerByte: number): void {
+  let size: number;
+  try {
+    ({ size } = statSync(file));
+  } catch (error) {
+    throw unreadable(file, what, (error as Error).message);
+  }
+  const limit = memoryLimit();
+  const needed = process.memoryUsage.rss() + size * memoryPerByte;
+  if (needed > limit) {
+    throw new SeedError(
+      `${file}: ${MB(size)} of ${what} would take about ${MB(needed)} once loaded, ` +
+        `more than the ${MB(limit)} this process may use (its container's memory limit, or ` +
+        `--max-old-space-size): give it more memory or a smaller file`,
+    );
+  }
+}
+
+/** How much of the file is read at once: the memory a seed costs does not grow with the file. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** The text on one line: a log line, a terminal's last line, a container's exit message. */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
+const unreadable = (file: string, what: string, reason: string) =>
+  new SeedError(oneLine(`${file}: cannot read the ${what}: ${reason}`));
+const notAnArray = (file: string, what: string) =>
+  new SeedError(`${file}: invalid ${what}: the file must hold a JSON array of ${what}`);
+
+/**
+ * The entries of the top-level array of a seed file, read a chunk at a time: the file is never
+ * whole in memory. Returns the file's version: the first 16 characters of its SHA-1
+ * (base64url). A file that cannot be read, is not JSON or not an array throws a SeedError of one
+ * line naming the file.
+ */
+export function* seedEntries(file: string, what: string): Generator<unknown, string> {
+  const fail = (reason: string) => unreadable(file, what, reason);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  try {
+    const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+    let parsed: unknown[] = [];
+    parser.onValue = ({ value, parent }) => {
+      if (!Array.isArray(parent)) throw notAnArray(file, what);
+      parsed.push(value);
+    };
+    const hash = createHash('sha1');
+    const buffer = Buffer.alloc(CHUNK_BYTES);
+    let start = '';
+    for (;;) {
+      let read: number;
+      try {
+        read = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        throw fail((error as Error).message);
+      }
+      if (read === 0) break;
+      const chunk = buffer.subarray(0, read);
+      hash.update(chunk);
+      // What the document starts with: an array, or something else (refused once it parses).
+      start ||= chunk
+        .toString('latin1')
+        .replace(/^[\s\uFEFF\u00bb\u00bf\u00ef]+/, '')
+        .slice(0, 1);
+      try {
+        parser.write(chunk);
+      } catch (error) {
+        if (error instanceof SeedError) throw error;
+        throw fail(`not valid JSON: ${(error as Error).message}`);
+      }
+      yield* parsed;
+      parsed = [];
+    }
+    if (start === '') throw fail('not valid JSON: the file holds no value');
+    try {
+      // A number at the top ends only here; anything else unfinished is an error.
+      if (!parser.isEnded) parser.end();
+    } catch (error) {
+      throw fail(`not valid JSON: ${(error as Error).message}`);
+    }
+    if (start !== '[') throw notAnArray(file, what);
+    return hash.digest('base64url').slice(0, 16);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** How many problems a SeedError lists: a file broken throughout says so in a screenful. */
@@ -61,17 +185,18 @@ export class SeedProblems {
 /** `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`. */
 function describeRecord(
   error: ErrorObject,
-  records: unknown[],
+  index: number,
+  record: unknown,
   nested: Readonly<Record<string, string>>,
 ): string {
-  const [, index, field, innerIndex, innerField] = error.instancePath.split('/');
-  if (index === undefined) return `the file ${error.message}`;
-  const record = records[Number(index)] as Record<string, unknown[] | undefined>;
+  const [, field, innerIndex, innerField] = error.instancePath.split('/');
   const where = recordLabel('record', index, record);
   const kind = field !== undefined && Object.hasOwn(nested, field) ? nested[field] : undefined;
   if (kind === undefined || innerIndex === undefined)
     return `${where}: ${fieldProblem(error, field)}`;
-  const inner = record[field as string]?.[Number(innerIndex)];
+  const inner = (record as Record<string, unknown[] | undefined>)[field as string]?.[
+    Number(innerIndex)
+  ];
   return `${where}, ${recordLabel(kind, innerIndex, inner)}: ${fieldProblem(error, innerField)}`;
 }
 

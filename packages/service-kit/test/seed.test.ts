@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { expect } from 'chai';
 import { LISTED_PROBLEMS, recordLabel, SeedError, seedFile } from '../src/seed.js';
 
@@ -18,6 +20,7 @@ describe('seed files', () => {
       properties: { name: { type: 'string' }, size: { type: 'integer', maximum: 10 } },
     },
     check: (records) => (records.length > 2 ? ['too many things'] : []),
+    memoryPerByte: 2,
   });
   const dir = mkdtempSync(join(tmpdir(), 'kit-seed-'));
   const write = (name: string, text: string) => {
@@ -25,19 +28,60 @@ describe('seed files', () => {
     return join(dir, name);
   };
 
-  it('loads a valid file', () => {
-    expect(things.load(write('ok.json', '[{"name":"a","size":1}]'))).to.deep.equal([
-      { name: 'a', size: 1 },
-    ]);
+  /** The SeedError that loading `file` rejects with. */
+  const failure = async (file: string, kind = things) => {
+    try {
+      await kind.load(file);
+    } catch (error) {
+      expect(error).to.be.instanceOf(SeedError);
+      return (error as SeedError).message;
+    }
+    throw new Error(`${file} was loaded`);
+  };
+
+  it('loads a valid file, with the first 16 characters of its SHA-1 as its version', async () => {
+    const text = '[{"name":"a","size":1}]';
+    expect(await things.load(write('ok.json', text))).to.deep.equal({
+      records: [{ name: 'a', size: 1 }],
+      version: createHash('sha1').update(text).digest('base64url').slice(0, 16),
+    });
+    const other = await things.load(write('other.json', '[{"name":"b","size":1}]'));
+    expect(other.version)
+      .to.have.length(16)
+      .and.not.equal(createHash('sha1').update(text).digest('base64url').slice(0, 16));
   });
 
-  it('names the file when it is not JSON or cannot be read', () => {
+  it('reads a file larger than its chunks, record by record', async () => {
+    const names = Array.from({ length: 2 }, (_, index) => `${index}${'n'.repeat(100_000)}`);
+    const file = write('long.json', JSON.stringify(names.map((name) => ({ name, size: 1 }))));
+    const { records } = await things.load(file);
+    expect(records.map(({ name }) => name)).to.deep.equal(names);
+  });
+
+  it('names the file when it is not JSON, not an array or cannot be read', async () => {
     const broken = write('broken.json', '[{"name":');
-    expect(() => things.load(broken)).to.throw(
-      SeedError,
-      new RegExp(`^${broken}: cannot read the things: `),
+    expect(await failure(broken)).to.match(new RegExp(`^${broken}: cannot read the things: `));
+    expect(await failure(join(dir, 'missing.json'))).to.match(/missing\.json.*ENOENT/);
+    const object = write('object.json', '{"name":"a","size":1}');
+    expect(await failure(object)).to.equal(
+      `${object}: invalid things: the file must hold a JSON array of things`,
     );
-    expect(() => things.load(join(dir, 'missing.json'))).to.throw(/missing\.json/);
+    expect(await failure(write('empty.json', ' []'))).to.match(/the file holds no things$/);
+  });
+
+  it('refuses a file that would not fit the memory of the process, before reading it', async () => {
+    const limit = getHeapStatistics().heap_size_limit;
+    const huge = seedFile<Thing>({
+      what: 'things',
+      recordSchema: {},
+      memoryPerByte: limit,
+    });
+    const file = write('fits-not.json', '[{"name":"a","size":1}]');
+    expect(await failure(file, huge)).to.match(
+      new RegExp(
+        `^${file}: 1 MB of things would take about [0-9,]+ MB once loaded, more than the [0-9,]+ MB this process may use`,
+      ),
+    );
   });
 
   it('names a nested record by what it is called, and its field', () => {
@@ -54,6 +98,7 @@ describe('seed files', () => {
         },
       },
       nested: { parts: 'part' },
+      memoryPerByte: 2,
     });
     expect(() =>
       boxes.parse([{ name: 'crate', parts: [{ name: 'lid', size: 'big' }] }], 'boxes.json'),
@@ -62,13 +107,13 @@ describe('seed files', () => {
     );
   });
 
-  it('names the record and the field of every problem', () => {
+  it('names the record and the field of every problem', async () => {
     const file = write('bad.json', '[{"name":"a","size":11},{"name":"b","extra":1,"size":1}]');
-    expect(() => things.load(file)).to.throw(
+    expect(await failure(file)).to.equal(
       `${file}: invalid things:\n  record 0 ("a"): field "size" must be <= 10\n  record 1 ("b"): field "extra" is not allowed`,
     );
     const many = write('many.json', JSON.stringify([1, 2, 3].map((size) => ({ name: 'x', size }))));
-    expect(() => things.load(many)).to.throw(/too many things/);
+    expect(await failure(many)).to.match(/too many things/);
   });
 
   it('lists the first problems of a file broken throughout, and how many more there are', () => {
@@ -98,8 +143,10 @@ describe('seed files', () => {
 
   it('takes a non-empty array of records and says when the file is not one', () => {
     expect(() => things.parse({ things: [] }, 'object')).to.throw(
-      'object: invalid things:\n  the file must be array',
+      'object: invalid things: the file must hold a JSON array of things',
     );
-    expect(() => things.parse([], 'empty')).to.throw(/the file must NOT have fewer than 1 items/);
+    expect(() => things.parse([], 'empty')).to.throw(
+      'empty: invalid things:\n  the file holds no things',
+    );
   });
 });

@@ -1,14 +1,22 @@
 import { recordLabel, seedFile } from 'service-kit';
 import { type Destination, destinationSchema, slugify } from './destination.js';
 
+/** What a byte of a destinations file costs in resident memory once loaded (bench/RESULTS.md). */
+const MEMORY_PER_BYTE = 5;
+
 const destinationsFile = seedFile<Destination>({
   what: 'destinations',
   recordSchema: destinationSchema,
   nested: { activities: 'activity' },
   check: (destinations) => findInconsistencies(destinations),
+  memoryPerByte: MEMORY_PER_BYTE,
 });
 
-/** Reads and validates the seed file; a broken file names the bad record and field. */
+/**
+ * Reads and validates the seed file, as a stream, and resolves to its destinations and its
+ * version; a broken file names the bad record and field, a file too large for the process is
+ * refused.
+ */
 export const loadDestinations = destinationsFile.load;
 
 export const parseDestinations = (data: unknown, source = 'destinations'): Destination[] =>
