@@ -55,7 +55,8 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         '`X-Total-Count` tells how many games match in all, always exactly (never capped, ' +
         'whatever the query), and `Link` points to the `next` and `prev` pages. An unknown, ' +
         'repeated or invalid parameter is a 400 naming each problem, and so are `year` with ' +
-        '`from` or `to`, and a `from` after `to`.',
+        '`from` or `to`, and a `from` after `to`. Without `limit`, the list is written as it is ' +
+        "made (no `Content-Length`), under a weak `ETag` of the catalogue's version.",
       parameters: LIST_PARAMETERS,
       responses: {
         200: {
@@ -88,6 +89,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       method: 'get',
       path: '/api/games/hidden-gems',
       summary: 'Highly rated games that few people have reviewed',
+      description: 'Written as it is made (no `Content-Length`).',
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
       handler: (ctx) => answerList(ctx, catalogue.hiddenGems(), catalogue.version, toGem),
@@ -98,7 +100,8 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       path: '/api/games/genre/:genre',
       summary: 'The games of a genre',
       description:
-        'The genre is matched case-insensitively. Best-rated first. ' +
+        'The genre is matched case-insensitively. Best-rated first; without `limit`, written as ' +
+        'it is made (no `Content-Length`). ' +
         '`/api/games/genre/recommendations` also fits `/api/games/{id}/recommendations`: ' +
         'it is this route (the genre `recommendations`), which is matched first.',
       parameters: [

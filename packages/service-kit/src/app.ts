@@ -75,9 +75,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const records = requestRecords(options.logRequests ? logger : undefined, registry);
   const errors = errorAnswers(logger, isJson, security, page.renderError);
   const cors = corsFor(isJson, api.operations, options.cors?.origins ?? []);
-  // Two layers, each of steps that are plain functions in their files (every layer costs every
-  // request a dispatch, an async one a promise and a frame too). Around all the rest: the path's
-  // normal form, the request's record, then the answer's last steps or the error's answer.
+  // Two layers of plain steps (see README.md). Around all the rest: the path's normal form, the
+  // request's record, then the answer's last steps or the error's answer.
   app.use(async (ctx, next) => {
     normalizePath(ctx);
     const started = records.start(ctx);
@@ -89,8 +88,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       if (ctx.res.headersSent) return;
       if (ctx.status >= 400 && ctx.body == null) await errors.fellThrough(ctx);
       else {
-        // The answer's bytes, once: an object is serialized here, so that its tag and its
-        // encoding see what is sent.
+        // An object is serialized once, here: its tag and its encoding see what is sent.
         const { body } = ctx;
         if (body && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream))
           ctx.body = JSON.stringify(body);
@@ -161,10 +159,7 @@ export function createPagesApp(
 /** Errors of an answer whose client went away in the middle of it (a probe that timed out too). */
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 
-/**
- * Whether a path is at or below (`/api/games`, not `/apis`) a JSON path, the service's or the
- * kit's. The edge's `api_path` says the same (a bench test checks it).
- */
+/** Whether a path is at or below a JSON path (`/api/games`, not `/apis`): as the edge's `api_path`. */
 export function jsonPathTest(jsonPaths: readonly string[]) {
   const prefixes = [...jsonPaths, ...Object.values(HEALTH_PATHS), DOCUMENT_PATH, METRICS_PATH];
   return (path: string): boolean =>

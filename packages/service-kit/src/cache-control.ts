@@ -40,8 +40,7 @@ function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generat
 
 /**
  * Answers a list that grows with the data, `stable`, as a JSON array made as fast as the client
- * reads it: a stream, which the app's layer neither serializes nor hashes, and compresses as it
- * goes. Its weak ETag names the data's `version`, the path and the query: no two answers share it.
+ * reads it (see README.md), under a weak ETag of the data's `version`, the path and the query.
  */
 export function answerList<T>(
   ctx: Context,

@@ -5,8 +5,7 @@ import compressible from 'compressible';
 import type { Context } from 'koa';
 import Negotiator from 'negotiator';
 
-/** Smaller bodies are not worth compressing. */
-const THRESHOLD = 1024;
+const THRESHOLD = 1024; // smaller bodies are not worth compressing
 const ENCODINGS = ['br', 'gzip', 'identity'];
 /** Statuses without a body, and a part of a body (Content-Range counts unencoded bytes). */
 const NOT_COMPRESSED = new Set([204, 205, 206, 304]);
@@ -29,19 +28,17 @@ const brotli = (size = 0) =>
  */
 function encodingOf(ctx: Context): 'br' | 'gzip' | undefined {
   const { response } = ctx;
-  const size = response.length;
   if (
     !ctx.body ||
     !ctx.request.headers['accept-encoding'] ||
     NOT_COMPRESSED.has(ctx.status) ||
-    (size !== undefined && size < THRESHOLD) ||
+    (response.length ?? THRESHOLD) < THRESHOLD ||
     response.get('Content-Encoding') ||
     response.get('ETag')?.startsWith('"') ||
     !compressible(response.type) ||
     NO_TRANSFORM.test(response.get('Cache-Control'))
-  ) {
+  )
     return undefined;
-  }
   // negotiator 1.x takes a server preference for ties (its README); its types predate it.
   const negotiator = new Negotiator(ctx.req) as unknown as {
     encoding(available: readonly string[], options: object): string | undefined;
@@ -51,10 +48,8 @@ function encodingOf(ctx: Context): 'br' | 'gzip' | undefined {
 }
 
 /**
- * Compresses the answer when it is worth it and the client takes it (the app's layer says
- * `Vary: Accept-Encoding` on every answer). A HEAD gets the compressor as its body, never fed (Koa
- * destroys it once the answer is sent): Koa sends a HEAD no body, and no Content-Length for a
- * stream, so it has the GET's headers only.
+ * Compresses the answer when it is worth it and the client takes it. A HEAD gets the compressor as
+ * its body, never fed (Koa destroys it once sent): no body and no Content-Length, as its GET.
  */
 export function compress(ctx: Context): void {
   const encoding = encodingOf(ctx);

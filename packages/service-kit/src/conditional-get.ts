@@ -43,15 +43,13 @@ const HTTP_DATE =
   /^(?:\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT|\w{6,9}, \d{2}-\w{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|\w{3} \w{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
 /**
- * Whether a GET or HEAD answered 2xx may be answered 304 instead (RFC 9110 §13.2.2): when the
- * request's If-None-Match is `*` or names the ETag, compared weakly; when it sends none, when its
- * If-Modified-Since is a date no earlier than Last-Modified. A request's `Cache-Control: no-cache`
- * changes nothing (RFC 9111 §5.2.1.4 asks it of caches).
+ * Whether a GET or HEAD answered 2xx may be answered 304 (RFC 9110 §13.2.2): If-None-Match `*` or
+ * naming the ETag (weakly); without it, If-Modified-Since no earlier than Last-Modified. A
+ * request's `Cache-Control: no-cache` changes nothing (RFC 9111 §5.2.1.4 asks it of caches).
  */
 function notModified(ctx: Context): boolean {
-  if (ctx.status < 200 || ctx.status > 299 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-    return false;
-  }
+  if (ctx.status < 200 || ctx.status > 299) return false;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
   const tags = readEntityTags(ctx, 'If-None-Match');
   if (tags !== undefined) {
     const etag = ctx.response.get('ETag');
@@ -65,9 +63,8 @@ function notModified(ctx: Context): boolean {
 }
 
 /**
- * Gives a 2xx answer of text or bytes its weak ETag (a file sent as a stream has its own), then
- * answers 304 when the request's condition says the client has it. Text is hashed as it is: Node
- * encodes it for the hash, without a copy on the heap.
+ * Gives a 2xx answer of text or bytes its weak ETag (a stream comes with its own), then answers 304
+ * when the request's condition says the client has it. Node hashes text without a copy on the heap.
  */
 export function conditionalGet(ctx: Context): void {
   if (NO_STORE.test(ctx.response.get('Cache-Control'))) return;

@@ -21,18 +21,14 @@ export function envSetting(
   if (raw === undefined) return fallback;
   if (typeof fallback === 'boolean') {
     if (raw === '') return fallback;
-    if (raw !== 'true' && raw !== 'false') {
-      throw new Error(`${name} must be true or false, not ${JSON.stringify(raw)}`);
-    }
-    return raw === 'true';
+    if (raw === 'true' || raw === 'false') return raw === 'true';
+    throw new Error(`${name} must be true or false, not ${JSON.stringify(raw)}`);
   }
   const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new Error(
-      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`,
-    );
-  }
-  return value;
+  if (value >= min && value <= max) return value;
+  throw new Error(
+    `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`,
+  );
 }
 
 export function readServerConfig(

@@ -71,9 +71,8 @@ function toErrorBody(error: unknown): ErrorBody {
 }
 
 function fallThroughMessage(ctx: Context, api: boolean): string {
-  if (ctx.status === 404) {
-    return api ? `Nothing here: ${ctx.method} ${ctx.path}` : `There is no page at ${ctx.path}.`;
-  }
+  if (ctx.status === 404 && api) return `Nothing here: ${ctx.method} ${ctx.path}`;
+  if (ctx.status === 404) return `There is no page at ${ctx.path}.`;
   if (ctx.status === 405) return `Method ${ctx.method} is not allowed on ${ctx.path}`;
   return statusText(ctx.status);
 }

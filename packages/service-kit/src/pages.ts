@@ -106,16 +106,11 @@ function assets(dirs: readonly string[]) {
     }
   }
   const middleware: Middleware = async (ctx, next) => {
-    if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
-      return next();
-    }
     const name = ctx.path.slice(PREFIX.length);
-    const file = files.get(name);
-    if (file === undefined) return next();
-    ctx.set(
-      'Cache-Control',
-      ctx.query.v === file.version ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate,
-    );
+    const file = ctx.path.startsWith(PREFIX) ? files.get(name) : undefined;
+    if (file === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    const versioned = ctx.query.v === file.version;
+    ctx.set('Cache-Control', versioned ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
     await send(ctx, name, { root: file.dir });
     ctx.set('ETag', `W/"${file.version}"`); // the hash its URL names
   };

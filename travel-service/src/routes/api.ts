@@ -28,7 +28,8 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       method: 'get',
       path: '/api/itineraries',
       summary: 'A summary of every itinerary',
-      description: 'One per destination, by destination name.',
+      description:
+        'One per destination, by destination name, written as it is made (no `Content-Length`).',
       responses: {
         200: {
           description: 'Every itinerary, in short',
