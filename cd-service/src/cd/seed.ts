@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { JSONParser } from '@streamparser/json';
-import { recordLabel, SeedError, SeedProblems } from 'service-kit';
+import { Problems, recordLabel, SeedError } from 'service-kit';
 import type { CdInput } from './schema.js';
 import { checkCreate } from './validate.js';
 
@@ -85,7 +85,7 @@ function* entryChunks(file: string): Generator<unknown[]> {
  * the field.
  */
 export function checkSeed(file: string, now: Date = new Date()): number {
-  const problems = new SeedProblems();
+  const problems = new Problems();
   let index = 0;
   for (const entries of entryChunks(file)) {
     for (const entry of entries) {

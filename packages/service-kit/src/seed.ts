@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AnySchema, ErrorObject } from 'ajv';
-import { compileSchema } from './validation.js';
+import { compileSchema, Problems } from './validation.js';
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -18,7 +18,7 @@ interface SeedRules<T> {
 export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
   const validate = compileSchema<T[]>({ type: 'array', minItems: 1, items: recordSchema });
   const parse = (data: unknown, source: string): T[] => {
-    const problems = new SeedProblems();
+    const problems = new Problems();
     const found = validate(data)
       ? (check?.(data) ?? [])
       : (validate.errors ?? []).map((error) => describeRecord(error, data as unknown[], nested));
@@ -38,24 +38,6 @@ export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRule
     return parse(data, file);
   };
   return { load, parse };
-}
-
-/** How many problems a SeedError lists: a file broken throughout says so in a screenful. */
-export const LISTED_PROBLEMS = 20;
-
-export class SeedProblems {
-  readonly #listed: string[] = [];
-  total = 0;
-
-  add(problem: string): void {
-    this.total += 1;
-    if (this.#listed.length < LISTED_PROBLEMS) this.#listed.push(problem);
-  }
-
-  lines(): string[] {
-    const more = this.total - this.#listed.length;
-    return more > 0 ? [...this.#listed, `and ${more.toLocaleString('en-US')} more`] : this.#listed;
-  }
 }
 
 /** `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`. */

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { LISTED_PROBLEMS, recordLabel, SeedError, seedFile } from '../src/seed.js';
+import { recordLabel, SeedError, seedFile } from '../src/seed.js';
+import { LISTED_PROBLEMS } from '../src/validation.js';
 
 describe('seed files', () => {
   interface Thing {
