@@ -8,6 +8,7 @@ const outputs = new WeakMap<Logger, Output>();
 
 /** The most that may wait for stdout's reader: past it, a line is dropped, not held. */
 export const PENDING_LOG_BYTES = 4 * 1024 * 1024;
+const STDOUT = { dest: 1, sync: false };
 
 /**
  * JSON lines on stdout, each naming the service, so that the output of several can be filtered.
@@ -16,11 +17,7 @@ export const PENDING_LOG_BYTES = 4 * 1024 * 1024;
  */
 export function createLogger(
   service: string,
-  destination: DestinationStream = pino.destination({
-    dest: 1,
-    sync: false,
-    maxLength: PENDING_LOG_BYTES,
-  }),
+  destination: DestinationStream = pino.destination({ ...STDOUT, maxLength: PENDING_LOG_BYTES }),
 ): Logger {
   const logger = pino(
     {
@@ -34,9 +31,7 @@ export function createLogger(
   const output = destination as Output;
   outputs.set(logger, output);
   let dropped = 0;
-  output.on?.('drop', () => {
-    dropped += 1;
-  });
+  output.on?.('drop', () => dropped++);
   output.on?.('drain', () => {
     if (dropped === 0) return;
     logger.warn({ dropped }, 'log lines dropped: stdout was not read as fast as they came');

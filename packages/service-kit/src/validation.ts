@@ -23,18 +23,14 @@ export class Problems<T = string> {
   readonly listed: T[] = [];
   total = 0;
   constructor(readonly limit = LISTED_PROBLEMS) {}
-
   add(problem: T): void {
-    this.total += 1;
-    if (this.listed.length < this.limit) this.listed.push(problem);
+    if (this.total++ < this.limit) this.listed.push(problem);
   }
-
   /** `and 1,980 more`, when there are. */
   rest(): string[] {
     const more = this.total - this.listed.length;
     return more > 0 ? [`and ${more.toLocaleString('en-US')} more`] : [];
   }
-
   lines(): (T | string)[] {
     return [...this.listed, ...this.rest()];
   }
