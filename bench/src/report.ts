@@ -15,7 +15,13 @@ import { type WalResult, walSection, walVerdict } from './wal.js';
 import { MIX_CONNECTIONS, MIX_READ, type MixResult } from './writes.js';
 
 export const MAX_START_MS = 1000;
-export const MAX_RESIDENT_MB = 85;
+/**
+ * Resident memory of a service at the seeds' size, after the load: what Node and Koa take by
+ * themselves (the plain Koa replay after its share of the load, 83-87 MB) and the service's own
+ * heap and code beside it (about 20 MB more). 85 MB, the target before, is below Node's own
+ * floor under this load: see RESULTS.md, "Resident memory at the seeds' size".
+ */
+export const MAX_RESIDENT_MB = 110;
 export const MIN_POSTS_RPS = 2000;
 export const MIN_MIX_RATIO = 0.5;
 

@@ -1,4 +1,4 @@
-import { recordLabel, SeedError, SeedProblems, seedEntries } from 'service-kit';
+import { Problems, recordLabel, SeedError, seedEntries } from 'service-kit';
 import type { CdInput } from './schema.js';
 import { checkCreate } from './validate.js';
 
@@ -10,7 +10,7 @@ import { checkCreate } from './validate.js';
  * the field.
  */
 export function checkSeed(file: string, now: Date = new Date()): number {
-  const problems = new SeedProblems();
+  const problems = new Problems();
   let index = 0;
   for (const entry of seedEntries(file, 'CDs')) {
     const checked = checkCreate(entry, now);

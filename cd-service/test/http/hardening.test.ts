@@ -104,6 +104,21 @@ describeEachStore('HTTP: the text a CD may hold', (factory) => {
     }
   });
 
+  it('answers 2,000 unknown parameters naming the first five and counting the rest, in a small body', async () => {
+    const query = Array.from({ length: 2000 }, (_, i) => `k${i}=v`).join('&');
+    const res = await request(app).get(`/cds?${query}`);
+    expectErrorBody(res, 400);
+    expect(res.body.details.map((d: { field: string }) => d.field)).to.deep.equal([
+      'k0',
+      'k1',
+      'k2',
+      'k3',
+      'k4',
+    ]);
+    expect(res.body.error).to.match(/; and 1,995 more$/);
+    expect(res.text.length).to.be.below(query.length / 4);
+  });
+
   it('answers a filter no CD can match (a control character) with a 400 naming it', async () => {
     for (const query of ['artist=%00', 'genre=a%09b', 'artist=%C2%85']) {
       const res = await request(app).get(`/cds?${query}`);

@@ -203,6 +203,23 @@ describe('GET /api/games with search parameters', () => {
     }
   });
 
+  it('answers 2,000 unknown parameters naming the first five and counting the rest, in a small body', async () => {
+    const query = Array.from({ length: 2000 }, (_, i) => `k${i}=v`).join('&');
+    const res = await request(app).get(`/api/games?${query}`);
+    expectErrorBody(res, 400);
+    expect(res.body.details.map((d: { field: string }) => d.field)).to.deep.equal([
+      'k0',
+      'k1',
+      'k2',
+      'k3',
+      'k4',
+    ]);
+    expect(res.body.error).to.match(
+      /^Invalid query: k0 is not a parameter here; .*; and 1,995 more$/,
+    );
+    expect(res.text.length).to.be.below(query.length / 4);
+  });
+
   it('keeps each search answer for its own URL', async () => {
     const fresh = seededApp();
     const server = fresh.callback();

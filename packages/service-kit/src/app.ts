@@ -13,7 +13,7 @@ import { pages } from './pages.js';
 import { METRICS_PATH, metricsRouter, requestRecords } from './request-record.js';
 import { normalizePath, type Router, routing } from './routing.js';
 import { securityHeaders } from './security-headers.js';
-import { checkWellFormed } from './well-formed.js';
+import { checkWellFormed, readQueryInOnePass } from './well-formed.js';
 
 export interface ServiceAppOptions {
   service: string;
@@ -51,6 +51,7 @@ export type ServiceApp = Koa & { metrics?: Registry };
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const { root, api, logger = silentLogger } = options;
   const app: ServiceApp = new Koa();
+  readQueryInOnePass(app);
   const isJsonPath = jsonPathTest(options.jsonPaths);
   const isJson = (ctx: Context) => isJsonPath(ctx.path);
   const page = pages(root, api.document, options);

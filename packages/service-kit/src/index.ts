@@ -11,6 +11,6 @@ export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { describeApi } from './operations.js';
 export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
 export { Router } from './routing.js';
-export { recordLabel, SeedError, SeedProblems, seedEntries, seedFile } from './seed.js';
+export { recordLabel, SeedError, seedEntries, seedFile } from './seed.js';
 export { runService } from './serve.js';
-export { bodyValidator, parameterValidator } from './validation.js';
+export { bodyValidator, Problems, parameterValidator } from './validation.js';

@@ -3,13 +3,21 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 export type { Logger } from 'pino';
 
 /** What each logger writes to: stdout's SonicBoom, or a test's stream. */
-type Output = Partial<Pick<ReturnType<typeof pino.destination>, 'end' | 'destroy' | 'once'>>;
+type Output = Partial<Pick<ReturnType<typeof pino.destination>, 'end' | 'destroy' | 'once' | 'on'>>;
 const outputs = new WeakMap<Logger, Output>();
 
-/** JSON lines on stdout, each naming the service, so that the output of several can be filtered. */
+/** The most that may wait for stdout's reader: past it, a line is dropped, not held. */
+export const PENDING_LOG_BYTES = 4 * 1024 * 1024;
+const STDOUT = { dest: 1, sync: false };
+
+/**
+ * JSON lines on stdout, each naming the service, so that the output of several can be filtered.
+ * A reader slower than the lines, or stuck, would otherwise hold them all in memory: the lines
+ * dropped are counted, and said in one line once the reader has caught up.
+ */
 export function createLogger(
   service: string,
-  destination: DestinationStream = pino.destination({ dest: 1, sync: false }),
+  destination: DestinationStream = pino.destination({ ...STDOUT, maxLength: PENDING_LOG_BYTES }),
 ): Logger {
   const logger = pino(
     {
@@ -20,7 +28,15 @@ export function createLogger(
     },
     destination,
   );
-  outputs.set(logger, destination as Output);
+  const output = destination as Output;
+  outputs.set(logger, output);
+  let dropped = 0;
+  output.on?.('drop', () => dropped++);
+  output.on?.('drain', () => {
+    if (dropped === 0) return;
+    logger.warn({ dropped }, 'log lines dropped: stdout was not read as fast as they came');
+    dropped = 0;
+  });
   return logger;
 }
 

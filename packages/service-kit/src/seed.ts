@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { JSONParser } from '@streamparser/json';
 import type { AnySchema, ErrorObject } from 'ajv';
-import { compileSchema } from './validation.js';
+import { compileSchema, Problems } from './validation.js';
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -32,7 +32,7 @@ export function seedFile<T>({
 }: SeedRules<T>) {
   const validate = compileSchema<T>(recordSchema);
   const checked = (source: string, entries: Iterable<unknown>): T[] => {
-    const problems = new SeedProblems();
+    const problems = new Problems();
     const records: T[] = [];
     let index = 0;
     for (const entry of entries) {
@@ -161,24 +161,6 @@ export function* seedEntries(file: string, what: string): Generator<unknown, str
     return hash.digest('base64url').slice(0, 16);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** How many problems a SeedError lists: a file broken throughout says so in a screenful. */
-export const LISTED_PROBLEMS = 20;
-
-export class SeedProblems {
-  readonly #listed: string[] = [];
-  total = 0;
-
-  add(problem: string): void {
-    this.total += 1;
-    if (this.#listed.length < LISTED_PROBLEMS) this.#listed.push(problem);
-  }
-
-  lines(): string[] {
-    const more = this.total - this.#listed.length;
-    return more > 0 ? [...this.#listed, `and ${more.toLocaleString('en-US')} more`] : this.#listed;
   }
 }
 

@@ -13,6 +13,29 @@ const ajv = new Ajv({
 
 export const compileSchema = <T>(schema: AnySchema): ValidateFunction<T> => ajv.compile<T>(schema);
 
+/** How many problems a seed file's error lists: a file broken throughout says so in a screenful. */
+export const LISTED_PROBLEMS = 20;
+/** How many a 400 lists: its size stays a small multiple of the request's, whatever that holds. */
+const LISTED_IN_ANSWER = 5;
+
+/** The first `limit` problems, and how many more there were. */
+export class Problems<T = string> {
+  readonly listed: T[] = [];
+  total = 0;
+  constructor(readonly limit = LISTED_PROBLEMS) {}
+  add(problem: T): void {
+    if (this.total++ < this.limit) this.listed.push(problem);
+  }
+  /** `and 1,980 more`, when there are. */
+  rest(): string[] {
+    const more = this.total - this.listed.length;
+    return more > 0 ? [`and ${more.toLocaleString('en-US')} more`] : [];
+  }
+  lines(): (T | string)[] {
+    return [...this.listed, ...this.rest()];
+  }
+}
+
 interface ValidatorOptions {
   /** The 400's message is `Invalid <label>: <field> <message>; ...` (default: query or body). */
   label?: string;
@@ -137,11 +160,16 @@ function failure(
       }
       return found;
     },
+    /** A 400 naming the first few problems and counting the rest. */
     error(details: ErrorDetail[]): BadRequest {
+      const problems = new Problems<ErrorDetail>(LISTED_IN_ANSWER);
+      for (const detail of details) problems.add(detail);
+      const { listed } = problems;
+      const lines = [...listed.map((d) => `${d.field} ${d.message}`), ...problems.rest()];
       const message = summary
-        ? summary(details)
-        : `Invalid ${label ?? defaultLabel}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`;
-      return new BadRequest(message, details);
+        ? summary(listed)
+        : `Invalid ${label ?? defaultLabel}: ${lines.join('; ')}`;
+      return new BadRequest(message, listed);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import type Koa from 'koa';
 import type { Context } from 'koa';
 import { BadRequest } from './errors.js';
 
@@ -48,4 +49,25 @@ export function checkWellFormed(ctx: Context): void {
       }
     }
   }
+}
+
+/**
+ * Koa's `ctx.query` scans the whole query once per name (`getAll`), so that thousands of names
+ * cost tens of milliseconds: this one reads the same object (a repeated name, an array) in one pass.
+ */
+export function readQueryInOnePass(app: Koa): void {
+  const koas = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request), 'query');
+  Object.defineProperty(app.request, 'query', {
+    ...koas,
+    get(this: Koa.Request) {
+      const query = new Map<string, string | string[]>();
+      for (const [name, value] of new URLSearchParams(this.querystring)) {
+        const given = query.get(name);
+        if (Array.isArray(given)) given.push(value);
+        else query.set(name, given === undefined ? value : [given, value]);
+      }
+      // Own properties, `__proto__` too.
+      return Object.fromEntries(query);
+    },
+  });
 }

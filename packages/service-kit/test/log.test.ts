@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { PENDING_LOG_BYTES } from '../src/log.js';
 
 const LOG_MODULE = fileURLToPath(new URL('../src/log.ts', import.meta.url));
 
@@ -64,4 +65,42 @@ describe('exitAfterLogs', () => {
       expect({ code, signal }).to.deep.equal({ code: 3, signal: null });
     });
   }
+});
+
+describe('createLogger on stdout', () => {
+  it('holds a bounded amount for a reader that stopped, then says how many lines it dropped', async () => {
+    // 20,000 lines of 1 KB while the reader reads nothing, then the reader resumes.
+    const script = `
+      import { createLogger } from ${JSON.stringify(LOG_MODULE)};
+      const logger = createLogger('test');
+      for (let i = 0; i < 20000; i++) logger.info({ i, pad: 'x'.repeat(1000) }, 'line');
+      process.stderr.write('logged');
+    `;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stdout.pause();
+    await once(child.stderr, 'data');
+    let text = '';
+    child.stdout
+      .on('data', (chunk) => {
+        text += chunk;
+      })
+      .resume();
+    await once(child, 'close');
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const kept = lines.filter((line) => line.message === 'line');
+    const said = lines.at(-1);
+    expect(said).to.include({ level: 'warn', dropped: 20000 - kept.length });
+    expect(said.message).to.match(/^log lines dropped/);
+    // What stdout took before it stopped (the socket's buffers) and what waited, at most.
+    expect(text.length).to.be.below(PENDING_LOG_BYTES + 1024 * 1024);
+  });
 });

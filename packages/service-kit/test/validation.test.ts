@@ -139,6 +139,21 @@ describe('parameterValidator', () => {
     );
   });
 
+  it('names the first few problems and counts the rest: the answer stays small', () => {
+    const text = Array.from({ length: 2000 }, (_, i) => `p${i}=1`).join('&');
+    const { message, details } = refusal(() => read(Object.fromEntries(new URLSearchParams(text))));
+    expect(details.map((d) => d.field)).to.deep.equal(['p0', 'p1', 'p2', 'p3', 'p4']);
+    expect(message).to.match(/^Invalid query: p0 is not allowed .*; and 1,995 more$/);
+    const body = JSON.stringify({ error: message, status: 400, details });
+    expect(body.length).to.be.below(text.length / 4);
+  });
+
+  it('lists every problem when there are few, with no count', () => {
+    expect(refusal(() => read({ a: '1', limit: '0' })).message).to.equal(
+      'Invalid query: a is not allowed (allowed: q, sort, limit, rating); limit must be an integer from 1 to 1000',
+    );
+  });
+
   it("treats names like an object's own (__proto__, constructor) as unknown", () => {
     const raw = querystring.parse('__proto__=x&constructor=y&toString=z');
     expect(refusal(() => read(raw)).details.map((d) => d.field)).to.deep.equal([

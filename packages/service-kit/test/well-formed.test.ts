@@ -1,7 +1,68 @@
 import { expect } from 'chai';
+import Koa from 'koa';
+import request from 'supertest';
 import { expectErrorBody } from '../src/testing/http.js';
+import { readQueryInOnePass } from '../src/well-formed.js';
 import { fixtureService } from './fixture.js';
 import { rawExchange, servedFixture } from './raw-http.js';
+
+describe('ctx.query read in one pass', () => {
+  const echo = (app: Koa) =>
+    app.use((ctx) => {
+      ctx.body = JSON.stringify(Object.entries(ctx.query));
+    });
+  const koas = echo(new Koa()).callback();
+  const app = new Koa();
+  readQueryInOnePass(app);
+  const ours = echo(app).callback();
+
+  it("reads every query as Koa's own ctx.query does", async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `p${i % 1500}=${i}`).join('&');
+    for (const query of [
+      '',
+      'a=1',
+      'a=1&b=&a=2&a',
+      '__proto__=x&constructor=1',
+      'q=%C3%A9+t&q',
+      many,
+    ]) {
+      const expected = await request(koas).get(`/?${query}`);
+      const actual = await request(ours).get(`/?${query}`);
+      expect(actual.text, query.slice(0, 40)).to.equal(expected.text);
+    }
+  });
+
+  it("never asks for a name's values anew (a scan of the whole query each time)", async () => {
+    const { getAll } = URLSearchParams.prototype;
+    let asked = 0;
+    URLSearchParams.prototype.getAll = function (this: URLSearchParams, name: string) {
+      asked += 1;
+      return getAll.call(this, name);
+    };
+    try {
+      expect((await request(ours).get('/?a=1&b=2&a=3')).text).to.equal(
+        '[["a",["1","3"]],["b","2"]]',
+      );
+      expect(asked).to.equal(0);
+      await request(koas).get('/?a=1&b=2&a=3');
+      expect(asked, "Koa's own").to.be.above(0);
+    } finally {
+      URLSearchParams.prototype.getAll = getAll;
+    }
+  });
+
+  it("keeps Koa's setter, and reads the query again once it changed", async () => {
+    const app = new Koa();
+    readQueryInOnePass(app);
+    app.use((ctx) => {
+      const before = ctx.query.a;
+      ctx.query = { a: ['x', 'y'] };
+      ctx.body = { before, after: ctx.query.a, querystring: ctx.querystring };
+    });
+    const res = await request(app.callback()).get('/?a=1');
+    expect(res.body).to.deep.equal({ before: '1', after: ['x', 'y'], querystring: 'a=x&a=y' });
+  });
+});
 
 describe('well-formed requests', () => {
   const { app, request } = fixtureService();
