@@ -112,7 +112,9 @@ if (held.games !== games || held.destinations !== destinations || held.cds < cds
   );
   process.exit(1);
 }
-const cdIds = (await json(`${cdUrl}/cds?limit=1000&offset=5000`)).body.map((cd) => cd.id);
+const cdIds = (
+  await json(`${cdUrl}/cds?limit=1000&offset=${Math.max(0, Math.min(5000, cds - 1000))}`)
+).body.map((cd) => cd.id);
 
 // ---- The routes, each a function of a random source: every documented route and page.
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -180,14 +182,16 @@ const routes = [
   g('/games/:id (page)', 200, () => `/games/${gameId()}`),
   g('/games/:id/cover.svg', 200, () => `/games/${gameId()}/cover.svg`),
   g('/random (302)', 302, () => '/random'),
-  g('/search (page)', 200, () => pick(['/search', `/search?page=${searchPages - upTo(100)}`])),
-  // The word in every title has as many pages as the catalogue; a rare word, a page or two.
+  g('/search (page)', 200, () =>
+    pick(['/search', `/search?page=${Math.max(1, searchPages - upTo(100))}`]),
+  ),
+  // The word in every title has as many pages as the catalogue; a rare word or a studio, one.
   g('/search?q&sort&page=deep (page)', 200, () => {
-    const [word, pages] = pick([
-      [words[0], searchPages],
-      [pick(words.slice(1)), 2],
+    const [word, page] = pick([
+      [words[0], 1 + upTo(searchPages)],
+      [pick(words.slice(1)), 1],
     ]);
-    return `/search?q=${word}&sort=${pick(['title', 'rating'])}&page=${1 + upTo(pages)}`;
+    return `/search?q=${word}&sort=${pick(['title', 'rating'])}&page=${page}`;
   }),
   g(
     '/search?genre&page=deep (page)',
@@ -308,15 +312,13 @@ for (const r of rows) {
   for (const [k, v] of Object.entries(r.statuses)) total.statuses[k] = (total.statuses[k] ?? 0) + v;
   for (const [k, v] of Object.entries(r.failures)) total.failures[k] = (total.failures[k] ?? 0) + v;
 }
-const failures = rows
-  .filter(bad)
-  .map((r) => ({
-    route: r.route,
-    statuses: r.statuses,
-    failures: r.failures,
-    slow: r.slow,
-    unexpected: r.firstUnexpected,
-  }));
+const failures = rows.filter(bad).map((r) => ({
+  route: r.route,
+  statuses: r.statuses,
+  failures: r.failures,
+  slow: r.slow,
+  unexpected: r.firstUnexpected,
+}));
 console.log(
   JSON.stringify({ clients, seconds: durationMs / 1000, held, ...total, failed: failures }),
 );

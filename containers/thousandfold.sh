@@ -60,12 +60,13 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/koa-thousandfold.XXXXXX")
 chmod 755 "$work"
 export BUILD_LOG_DIR=$work/build
-started=0 stats_pid="" files=()
+started=0 stats_pid="" events_pid="" files=()
 compose() { "${COMPOSE[@]}" -p "$PROJECT" "${files[@]}" "$@"; }
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
   [ -z "$stats_pid" ] || kill "$stats_pid" 2>/dev/null || true
+  [ -z "$events_pid" ] || kill "$events_pid" 2>/dev/null || true
   if [ "$started" = 1 ] && [ "${THOUSANDFOLD_KEEP:-0}" != 1 ]; then
     log "== teardown"
     compose down -v --remove-orphans --timeout 5 >"$work/down.log" 2>&1 || { cat "$work/down.log" >&2; status=1; }
@@ -111,13 +112,21 @@ failed=0 failures=()
 ok() { log "ok   $*"; }
 fail() { failed=$((failed + 1)); failures+=("$*"); log "FAIL $*"; }
 
-# The containers' deaths, OOM kills and restarts since $1 (a date), one line each, from the
-# engine's own events and from each container's state.
-deaths_since() {
-  local since=$1 id
-  docker events --since "$since" --until "$(date +%s.%N)" --filter "label=com.docker.compose.project=$PROJECT" \
+# The engine's `die` and `oom` events of the project's containers, from now on, into $work/events
+# (followed as they come: the engine keeps only its last 256 events for a later `--since`).
+watch_deaths() {
+  [ -z "$events_pid" ] || kill "$events_pid" 2>/dev/null || true
+  docker events --filter "label=com.docker.compose.project=$PROJECT" \
     --filter type=container --filter event=oom --filter event=die \
-    --format '{{.Action}} {{index .Actor.Attributes "name"}}{{with index .Actor.Attributes "exitCode"}} exit {{.}}{{end}}' 2>&1 || true
+    --format '{{.Action}} {{index .Actor.Attributes "name"}}{{with index .Actor.Attributes "exitCode"}} exit {{.}}{{end}}' \
+    >"$work/events" 2>&1 &
+  events_pid=$!
+}
+# The containers' deaths, OOM kills and restarts since watch_deaths, one line each, from the
+# engine's events and from each container's state.
+deaths() {
+  local id
+  cat "$work/events"
   for id in $(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"); do
     docker inspect --format '{{.Name}} {{.State.OOMKilled}} {{.RestartCount}} {{.State.Status}}' "$id" |
       awk '$2 == "true" || $3 != "0" || $4 != "running" { sub("^/", "", $1); print "state " $1 " OOMKilled=" $2 " restarts=" $3 " " $4 }'
@@ -125,16 +134,17 @@ deaths_since() {
 }
 # The last lines of each container that died, to show why.
 tell_deaths() {
-  local name
+  local name lines
   for name in $(awk '$1 == "die" || $1 == "oom" || $1 == "state" { print $2 }' "$1" | sort -u); do
-    log "the last lines of $name:"
-    docker logs --tail 5 "$name" 2>&1 | cut -c1-300 | sed 's/^/    /' >&2 || true
+    lines=$(docker logs --tail 5 "$name" 2>&1 | cut -c1-300 | sed 's/^/    /' || true)
+    log "the last lines of $name: ${lines:+$'\n'}${lines:-(its log is empty)}"
   done
 }
 
 # ---- 2. the stack, as `make up-sqlite` starts it, with the data
 phase "the SQLite stack at ${TIMES} times the seeds: containers/stack.sh up-sqlite"
-started=1 since=$(date +%s.%N)
+started=1
+watch_deaths
 if ! EXTRA_COMPOSE_FILE=$work/stack.yml bash containers/stack.sh up-sqlite >"$work/up.out" 2>&1; then
   grep -vE "$BUILD_STEP|^    [a-z-]+: (Step|#)" "$work/up.out" | tail -40 >&2
   die "the stack does not start at ${TIMES} times the seeds"
@@ -178,7 +188,7 @@ node -e '
   for (const [name, p] of [...peaks].sort())
     console.log(`${name.padEnd(48)} peak ${p.peak.toFixed(0).padStart(4)} MiB of ${p.limit.toFixed(0)} MiB (${(100 * p.peak / p.limit).toFixed(0)}%), ${p.samples} samples`);' \
   "$work/stats" | sed 's/^/    /' >&2
-deaths_since "$since" >"$work/deaths"
+deaths >"$work/deaths"
 if [ -s "$work/deaths" ]; then
   fail "containers died or restarted since the stack started: $(sort "$work/deaths" | uniq -c | awk '{$1 = $1 "x"; print}' | paste -sd';' | sed 's/;/; /g')"
   tell_deaths "$work/deaths"
@@ -195,7 +205,7 @@ phase "games-service alone on its seed's own texts ${TIMES} times over"
 override "$work/alone.yml" games-seed-times.json
 files=("${SQLITE[@]}" -f "$work/alone.yml")
 size_mb=$(du -m "$work/data/games-seed-times.json" | cut -f1)
-since=$(date +%s.%N)
+watch_deaths
 compose up -d --no-build --no-deps --scale games-service=1 games-service >"$work/alone.out" 2>&1 ||
   { cat "$work/alone.out" >&2; die "games-service does not start alone"; }
 id=$(container_of games-service || true)
@@ -221,7 +231,7 @@ case $outcome in
       log "GET $path (no Accept-Encoding), at the replica: ${got% *}, ${got#* } bytes"
     done
     sleep 2 # the engine reports an OOM kill a moment after the connection broke
-    deaths_since "$since" >"$work/deaths"
+    deaths >"$work/deaths"
     peak=$(docker stats --no-stream --format '{{.MemUsage}}' "$id" 2>/dev/null || true)
     if [ -s "$work/deaths" ]; then
       fail "games-service alone: a single GET /api/games and GET /hidden-gems killed it: $(paste -sd';' "$work/deaths")"
@@ -229,9 +239,11 @@ case $outcome in
     else ok "games-service alone: a single GET /api/games and GET /hidden-gems leave it running (now $peak)"; fi ;;
   stopped)
     sleep 2
-    deaths_since "$since" >"$work/deaths"
+    deaths >"$work/deaths"
     docker logs "$id" >"$work/alone.log" 2>&1 || true
-    said=$(grep -E "$DATA/games-seed-times.json" "$work/alone.log" | grep -iE 'limit|memory' | tail -1 | cut -c1-400 || true)
+    # The refusal names the file, its size and the memory limit.
+    said=$(grep -F "$DATA/games-seed-times.json" "$work/alone.log" | grep -iE 'limit|memory' |
+      grep -E '[0-9][0-9,.]* ?(bytes|[KMG]i?B)' | tail -1 | cut -c1-400 || true)
     exit_code=$(docker inspect --format '{{.State.ExitCode}}' "$id")
     if grep -q '^oom ' "$work/deaths" || [ "$(docker inspect --format '{{.State.OOMKilled}}' "$id")" = true ]; then
       fail "games-service alone was OOM-killed loading a $size_mb MB file: $(paste -sd';' "$work/deaths")"
@@ -239,7 +251,7 @@ case $outcome in
     elif [ -n "$said" ] && [ "$exit_code" != 0 ] && [ "$exit_code" != 137 ]; then
       ok "games-service alone refused the $size_mb MB file at start, exit $exit_code: $said"
     else
-      fail "games-service alone stopped (exit $exit_code) without a message naming the file and the memory limit; its last lines: $(tail -3 "$work/alone.log" | cut -c1-300 | paste -sd' ')"
+      fail "games-service alone stopped (exit $exit_code) without a message naming the file, its size and the memory limit; its last lines: $(tail -3 "$work/alone.log" | cut -c1-300 | paste -sd' ')"
     fi ;;
   *) fail "games-service alone is neither ready nor stopped after ${ALONE_TIMEOUT:-120} s on a $size_mb MB file" ;;
 esac
