@@ -276,17 +276,20 @@ await Promise.all(
 // ---- The summary
 const quantile = (sorted, q) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-const rows = [...results].map(([route, r]) => {
-  const sorted = Float64Array.from(r.ms).sort();
-  return {
-    route,
-    ...r,
-    ms: undefined,
-    p50: quantile(sorted, 0.5),
-    p99: quantile(sorted, 0.99),
-    max: sorted.at(-1) ?? 0,
-  };
-});
+// By service, then route: the order in which they finished says nothing.
+const rows = [...results]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([route, r]) => {
+    const sorted = Float64Array.from(r.ms).sort();
+    return {
+      route,
+      ...r,
+      ms: undefined,
+      p50: quantile(sorted, 0.5),
+      p99: quantile(sorted, 0.99),
+      max: sorted.at(-1) ?? 0,
+    };
+  });
 const bad = (r) =>
   Object.keys(r.statuses).some((status) => status >= 500) ||
   Object.keys(r.failures).length > 0 ||
