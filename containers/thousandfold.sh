@@ -176,13 +176,14 @@ if [ "$load_status" = 0 ]; then ok "the load: $summary"; else fail "the load: $s
 # Peak memory per container (docker stats: "123.4MiB / 256MiB").
 node -e '
   const peaks = new Map();
-  const mib = (v) => { const n = parseFloat(v); return /GiB/.test(v) ? n * 1024 : /KiB/.test(v) ? n / 1024 : /[^i]B$/.test(v) && !/MB/.test(v) ? n / 1048576 : n; };
+  const unit = { B: 1 / 1048576, KiB: 1 / 1024, kB: 1e3 / 1048576, MiB: 1, MB: 1e6 / 1048576, GiB: 1024, GB: 1e9 / 1048576 };
+  const mib = (v) => parseFloat(v) * (unit[v.replace(/^[\d.]+/, "")] ?? 1);
   for (const line of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
     const m = /^(\S+) (\S+) \/ (\S+)$/.exec(line.trim());
     if (!m) continue;
     const [, name, used, limit] = m;
-    const p = peaks.get(name) ?? { peak: 0, limit: mib(limit), samples: 0 };
-    p.peak = Math.max(p.peak, mib(used)); p.samples++;
+    const p = peaks.get(name) ?? { peak: 0, limit: 0, samples: 0 };
+    p.peak = Math.max(p.peak, mib(used)); p.limit = Math.max(p.limit, mib(limit)); p.samples++;
     peaks.set(name, p);
   }
   for (const [name, p] of [...peaks].sort())
