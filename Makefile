@@ -75,7 +75,7 @@ test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, 
 # ---- Containers (containers/README.md), on the Docker engine: `docker compose`, else
 # docker-compose (COMPOSE_ENGINE=... forces one). Builds print one line per step (VERBOSE=1:
 # everything).
-.PHONY: up up-sqlite down logs ps rolling-restart test-containers check-containers smoke-containers
+.PHONY: up up-sqlite down logs ps rolling-restart test-containers check-containers smoke-containers test-thousandfold
 
 up: ## Build and start the stack (edge, 2 replicas each, MongoDB), wait until ready; MONGO_STANDIN=1: a stand-in for MongoDB
 	@bash containers/stack.sh up
@@ -103,6 +103,9 @@ check-containers: ## Static checks: every compose file combination, every Docker
 
 smoke-containers: ## Build the images and smoke-test both stacks through the edge on Docker (SKIPPED when no engine answers)
 	@bash containers/smoke-test.sh
+
+test-thousandfold: bench/node_modules/.package-lock.json ## The SQLite stack on Docker at 1,000 times the seeds under 64 clients through the edge for 120 s, and games alone on its seed's texts 1,000 times over: fails on a 5xx, an answer over 10 s, a restart or an OOM kill (SKIPPED when no engine answers; about 4 minutes)
+	@bash containers/thousandfold.sh
 
 # ---- Kubernetes (deploy/kubernetes/README.md): kubectl renders the kustomizations, npm's
 # kubernetes-models validates every object; no cluster is needed.

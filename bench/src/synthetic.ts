@@ -141,3 +141,72 @@ export function syntheticCds(count: number) {
     releaseYear: 1950 + (index % 75),
   }));
 }
+
+/**
+ * A destinations seed file of `count` generated destinations (never committed: written to
+ * `dir`), with the seed's field sizes: names of about 10 characters (unique, and so are their
+ * URLs), summaries of about 110, 12 activities each with names of about 28 characters and
+ * descriptions of about 90, prices of the seed's range. The same file for the same count.
+ */
+export function writeSyntheticDestinations(dir: string, count: number): string {
+  const file = join(dir, `destinations-${count}.json`);
+  writeFileSync(file, JSON.stringify(syntheticDestinations(count)));
+  return file;
+}
+
+/** The activities of each generated destination (the seed has 11 to 13). */
+export const ACTIVITIES_PER_DESTINATION = 12;
+
+/** The name of the generated destination at `index`: a word and its number, unique. */
+export const destinationName = (index: number) => `${at(STUDIO_NAMES, index)} ${index + 1}`;
+
+/** The generated destinations of a seed of `count` (what writeSyntheticDestinations writes). */
+export function syntheticDestinations(count: number) {
+  const random = seeded(count);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+  return Array.from({ length: count }, (_, index) => ({
+    name: destinationName(index),
+    country: `${at(ADJECTIVES, index * 3)} Isles`,
+    summary: `A city of ${pick(SETTINGS)} where ${pick(HEROES)} and visitors alike come to ${pick(VERBS)} ${pick(SETTINGS)}.`,
+    activities: Array.from({ length: ACTIVITIES_PER_DESTINATION }, (_, activity) => {
+      const minPrice = 5 + Math.floor(random() * 90);
+      return {
+        name: `${at(ADJECTIVES, activity)} ${at(STUDIO_NAMES, index + activity)} Walking Tour ${activity + 1}`,
+        description: `Set out with ${pick(HEROES)} to ${pick(VERBS)} ${pick(SETTINGS)}, back before the day is out.`,
+        minPrice,
+        maxPrice: minPrice + 5 + Math.floor(random() * 50),
+      };
+    }),
+  }));
+}
+
+/**
+ * A seed's own records `times` over, each copy changed by `vary` (copy 0 to times - 1) so that
+ * what must stay unique does: the seed's texts, at the seed's size times `times`.
+ */
+export function timesOver<T>(
+  records: readonly T[],
+  times: number,
+  vary: (record: T, copy: number, index: number) => T,
+): T[] {
+  return Array.from({ length: times }, (_, copy) =>
+    records.map((record, index) => vary(record, copy, copy * records.length + index)),
+  ).flat();
+}
+
+/**
+ * The games of the seed file `seedFile` `times` over (written to `dir`): the seed's own
+ * titles, descriptions and developers, each id made unique (1 up) and each title followed by
+ * its copy's number ("Hades 17"): no two titles can meet, whatever the seed's titles.
+ */
+export function writeGamesTimesOver(seedFile: string, dir: string, times: number): string {
+  const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as { id: number; title: string }[];
+  const games = timesOver(seed, times, (game, copy, index) => ({
+    ...game,
+    id: index + 1,
+    title: `${game.title} ${copy + 1}`,
+  }));
+  const file = join(dir, `games-seed-times-${times}.json`);
+  writeFileSync(file, JSON.stringify(games));
+  return file;
+}
