@@ -5,6 +5,7 @@ import { type Condition, cappedTotal, type ListQuery, readPage, readPageEnd } fr
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
 import { ServiceUnavailable } from '../errors.js';
 import { lockFile } from './file-lock.js';
+import { readTurns } from './read-turns.js';
 import {
   ALL_CDS,
   CD_COLUMNS,
@@ -426,6 +427,8 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   };
   const listVersion = db.prepare(LIST_VERSION_SQL).pluck();
   db.prepare(NEW_LIST_EPOCH_SQL).run();
+  // A list's reads hold the event loop (a page of 1,000 CDs: milliseconds): one list per turn.
+  const turn = readTurns();
   const insertRecord = (record: CdRecord) =>
     insert.run(RECORD_PROPERTIES.map((name) => record[name]));
 
@@ -467,6 +470,7 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     },
 
     async list(query) {
+      await turn();
       const { rows, next } = await readPage(query, readPart(query));
       return {
         items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
@@ -476,6 +480,7 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     },
 
     async summarize(query) {
+      await turn();
       const next = await readPageEnd(query, readPart({ ...query, fields: 'title' }));
       return { ...countOf(query), next };
     },
