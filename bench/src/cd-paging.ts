@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { percentile } from './load.js';
 import { cdArtist, QUARTER_GENRE, seeded } from './synthetic.js';
 
@@ -12,12 +15,17 @@ import { cdArtist, QUARTER_GENRE, seeded } from './synthetic.js';
  */
 
 const SORTS = ['title', '-title', 'artist', '-artist', 'releaseYear', '-releaseYear'];
-const LIMITS = [1, 20, 100, 250, 500, 1000];
+/** The limits a paging client asks for, in turn at random: up to the largest, 1,000. */
+export const PAGE_LIMITS = [1, 20, 100, 250, 500, 1000];
 
 /** One request of a paging client: its path, and the largest page it may get. */
-export function pagingPath(random: () => number, count: number): { path: string; limit: number } {
+export function pagingPath(
+  random: () => number,
+  count: number,
+  limits = PAGE_LIMITS,
+): { path: string; limit: number } {
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)] as T;
-  const limit = pick(LIMITS);
+  const limit = pick(limits);
   const params = new URLSearchParams({ limit: String(limit) });
   const shape = random();
   if (shape < 0.5) params.set('offset', String(Math.floor(random() * 10_001)));
@@ -99,30 +107,32 @@ const summary = (times: number[]) => {
   };
 };
 
+export interface PagingOptions {
+  clients?: number;
+  seconds?: number;
+  /** How many CDs the service holds (the generated collection's artists follow from it). */
+  count?: number;
+  limits?: number[];
+  timeoutMs?: number;
+}
+
+type Pages = Pick<PagingReport, 'requests' | 'statuses' | 'retryAfter503' | 'all' | 'smallPages'>;
+
 /**
  * `clients` loops of paging requests against `url` for `seconds`, each client following the
- * `next` link of its page one time in four, and one prober of /readyz and /livez each second
- * (a probe fails when it is not a 200 within `probeTimeoutMs`, the edge's 2 s).
+ * `next` link of its page one time in four.
  */
-export async function pageUnderLoad(
+async function page(
   url: string,
   {
     clients = 64,
     seconds = 60,
     count = 61_000,
-    probeTimeoutMs = 2000,
+    limits = PAGE_LIMITS,
     timeoutMs = 30_000,
-  }: {
-    clients?: number;
-    seconds?: number;
-    count?: number;
-    probeTimeoutMs?: number;
-    timeoutMs?: number;
-  } = {},
-): Promise<PagingReport> {
-  await eventLoopDelay(url);
+  }: PagingOptions,
+): Promise<Pages> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const probeAgent = new Agent({ keepAlive: false });
   const end = performance.now() + seconds * 1000;
   const statuses: Record<string, number> = {};
   const all: number[] = [];
@@ -132,9 +142,8 @@ export async function pageUnderLoad(
     const random = seeded(index + 1);
     let next: string | undefined;
     while (performance.now() < end) {
-      const { path, limit } = pagingPath(random, count);
-      const target = next ?? path;
-      const result = await timedGet(url + target, agent, timeoutMs);
+      const { path, limit } = pagingPath(random, count, limits);
+      const result = await timedGet(url + (next ?? path), agent, timeoutMs);
       statuses[result.status] = (statuses[result.status] ?? 0) + 1;
       all.push(result.ms);
       if (result.status === 200 && limit <= 100 && !next) small.push(result.ms);
@@ -143,42 +152,83 @@ export async function pageUnderLoad(
       next = link && random() < 0.25 ? link : undefined;
     }
   };
-  const probes = { readyz: [] as number[], livez: [] as number[] };
-  const failed = { readyz: 0, livez: 0 };
-  const prober = async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      await Promise.all(
-        (['readyz', 'livez'] as const).map(async (name) => {
-          const result = await timedGet(`${url}/${name}`, probeAgent, probeTimeoutMs);
-          probes[name].push(result.ms);
-          if (result.status !== 200) failed[name] += 1;
-        }),
-      );
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, 1000 - (performance.now() - started))),
-      );
-    }
-  };
-  await Promise.all([...Array.from({ length: clients }, (_, i) => client(i)), prober()]);
+  await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
   agent.destroy();
-  const delay = await eventLoopDelay(url);
-  const probeSummary = (name: 'readyz' | 'livez') => {
-    const { p99Ms, maxMs } = summary(probes[name]);
-    return { count: probes[name].length, failed: failed[name], p99Ms, maxMs };
-  };
   return {
     requests: all.length,
     statuses,
     retryAfter503,
     all: summary(all),
     smallPages: { count: small.length, ...summary(small) },
-    probes: { readyz: probeSummary('readyz'), livez: probeSummary('livez') },
-    eventLoopDelay: delay,
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * Asks `/readyz` and `/livez` once a second until `end`, each on a new connection as the edge does;
+ * a probe fails when it is not a 200 within `timeoutMs`.
+ */
+async function probe(url: string, end: number, timeoutMs: number): Promise<PagingReport['probes']> {
+  const agent = new Agent({ keepAlive: false });
+  const names = ['readyz', 'livez'] as const;
+  const times = { readyz: [] as number[], livez: [] as number[] };
+  const failed = { readyz: 0, livez: 0 };
+  while (performance.now() < end) {
+    const started = performance.now();
+    await Promise.all(
+      names.map(async (name) => {
+        const result = await timedGet(`${url}/${name}`, agent, timeoutMs);
+        times[name].push(result.ms);
+        if (result.status !== 200) failed[name] += 1;
+      }),
+    );
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, 1000 - (performance.now() - started))),
+    );
+  }
+  const of = (name: (typeof names)[number]) => {
+    const { p99Ms, maxMs } = summary(times[name]);
+    return { count: times[name].length, failed: failed[name], p99Ms, maxMs };
+  };
+  return { readyz: of('readyz'), livez: of('livez') };
+}
+
+const LOAD_FLAG = '--pages-only';
+
+/**
+ * The paging load (in a process of its own, so that reading 64 clients' pages does not delay the
+ * probes' own timing) beside the probes, and the service's event-loop delay over the run.
+ */
+export async function pageUnderLoad(
+  url: string,
+  options: PagingOptions & { probeTimeoutMs?: number } = {},
+): Promise<PagingReport> {
+  const { probeTimeoutMs = 2000, ...paging } = options;
+  await eventLoopDelay(url);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), LOAD_FLAG, url, JSON.stringify(paging)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = once(child, 'close');
+  const probes = await probe(
+    url,
+    performance.now() + (paging.seconds ?? 60) * 1000,
+    probeTimeoutMs,
+  );
+  const [code] = await exited;
+  if (code !== 0) throw new Error(`the paging load exited with ${code}: ${output}`);
+  const pages = JSON.parse(output) as Pages;
+  return { ...pages, probes, eventLoopDelay: await eventLoopDelay(url) };
+}
+
+if (process.argv[2] === LOAD_FLAG) {
+  const [url = '', options = '{}'] = process.argv.slice(3);
+  console.log(JSON.stringify(await page(url, JSON.parse(options))));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const [url, clients = '64', seconds = '60', count = '61000'] = process.argv.slice(2);
   if (!url) {
     console.error('usage: node --import tsx src/cd-paging.ts URL [CLIENTS] [SECONDS] [CDS]');
