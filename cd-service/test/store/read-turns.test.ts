@@ -24,28 +24,53 @@ describe('readTurns', () => {
     server.close();
   });
 
-  it('lets the callers through in the order they asked, with the I/O of the loop between two', async () => {
-    const turn = readTurns();
+  /** A synchronous read that holds the loop for `ms`. */
+  const hold = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  /** A read as the store runs it: it waits when enter says so, holds the loop, then leaves. */
+  const read = async (turns: ReturnType<typeof readTurns>, ms: number, then: () => void) => {
+    const wait = turns.enter();
+    if (wait) await wait;
+    const startedAt = performance.now();
+    hold(ms);
+    then();
+    turns.leave(startedAt);
+  };
+
+  it('runs reads at once while the turn is within its budget', async () => {
+    const turns = readTurns(1000);
     const events: string[] = [];
     receiver.on('data', (chunk) => events.push(`read ${chunk}`));
-    // Each caller, once through, sends bytes that the loop reads in its next poll for I/O (where
-    // a probe's request is read): that must come before the next caller is let through.
-    const reads = ['a', 'b', 'c'].map(async (name) => {
-      await turn();
-      events.push(name);
-      sender.write(name);
-    });
+    const reads = ['a', 'b', 'c'].map((name) =>
+      read(turns, 1, () => {
+        events.push(name);
+        sender.write(name);
+      }),
+    );
     await Promise.all(reads);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events).to.deep.equal(['a', 'read a', 'b', 'read b', 'c', 'read c']);
+    receiver.removeAllListeners('data');
+    expect(events).to.deep.equal(['a', 'b', 'c', 'read abc']);
   });
 
-  it('lets callers through again after the queue ran dry', async () => {
-    const turn = readTurns();
-    await turn();
-    await turn();
+  it('makes the reads past the budget wait for the next turns, in order, with I/O between', async () => {
+    const turns = readTurns(5);
     const events: string[] = [];
-    await Promise.all([turn().then(() => events.push('x')), turn().then(() => events.push('y'))]);
-    expect(events).to.deep.equal(['x', 'y']);
+    receiver.on('data', (chunk) => events.push(`read ${chunk}`));
+    // Each read takes the whole budget: one per turn, and the bytes each one sends are read (in
+    // the loop's poll for I/O, where a probe's request is read) before the next one runs.
+    const reads = ['a', 'b', 'c'].map((name) =>
+      read(turns, 6, () => {
+        events.push(name);
+        sender.write(name);
+      }),
+    );
+    await Promise.all(reads);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    receiver.removeAllListeners('data');
+    expect(events).to.deep.equal(['a', 'read a', 'b', 'read b', 'c', 'read c']);
   });
 });
