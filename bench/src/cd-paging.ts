@@ -8,9 +8,9 @@ import { cdArtist, QUARTER_GENRE, seeded } from './synthetic.js';
 
 /**
  * Clients paging `GET /cds` as a hostile user would: every documented parameter, limits up to
- * 1,000, offsets up to 10,000, cursors followed from `Link`; and a prober asking `/readyz` and
- * `/livez` the way the edge does (one at a time, every second), to see whether the service still
- * answers it while the pages are read.
+ * 1,000, offsets up to 10,000, cursors followed from `Link` (in a process of their own); and a
+ * prober asking `/readyz` and `/livez` the way the edge does (on new connections, every second),
+ * to see whether the service still answers it while the pages are read.
  *   node --import tsx src/cd-paging.ts URL [CLIENTS=64] [SECONDS=60] [CDS=61000]
  */
 
