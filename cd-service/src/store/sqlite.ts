@@ -5,6 +5,7 @@ import { type Condition, cappedTotal, type ListQuery, readPage, readPageEnd } fr
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
 import { ServiceUnavailable } from '../errors.js';
 import { lockFile } from './file-lock.js';
+import { readTurns } from './read-turns.js';
 import {
   ALL_CDS,
   CD_COLUMNS,
@@ -426,6 +427,20 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   };
   const listVersion = db.prepare(LIST_VERSION_SQL).pluck();
   db.prepare(NEW_LIST_EPOCH_SQL).run();
+  // A list's reads hold the event loop (a page of 1,000 CDs: milliseconds): a turn holds a
+  // bounded share of them, the rest waits for the next turns.
+  const turns = readTurns();
+  /** Runs a list's reads within the budget of an event-loop turn (readTurns). */
+  const inTurn = async <T>(read: () => Promise<T>): Promise<T> => {
+    const wait = turns.enter();
+    if (wait) await wait;
+    const startedAt = performance.now();
+    try {
+      return await read();
+    } finally {
+      turns.leave(startedAt);
+    }
+  };
   const insertRecord = (record: CdRecord) =>
     insert.run(RECORD_PROPERTIES.map((name) => record[name]));
 
@@ -466,18 +481,22 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
       );
     },
 
-    async list(query) {
-      const { rows, next } = await readPage(query, readPart(query));
-      return {
-        items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
-        ...countOf(query),
-        next,
-      };
+    list(query) {
+      return inTurn(async () => {
+        const { rows, next } = await readPage(query, readPart(query));
+        return {
+          items: rows.map(query.fields === 'title' ? toTitleOnly : toCd),
+          ...countOf(query),
+          next,
+        };
+      });
     },
 
-    async summarize(query) {
-      const next = await readPageEnd(query, readPart({ ...query, fields: 'title' }));
-      return { ...countOf(query), next };
+    summarize(query) {
+      return inTurn(async () => {
+        const next = await readPageEnd(query, readPart({ ...query, fields: 'title' }));
+        return { ...countOf(query), next };
+      });
     },
 
     async listVersion() {
