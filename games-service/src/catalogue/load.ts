@@ -1,9 +1,6 @@
 import { seedFile } from 'service-kit';
 import { type Game, gameSchema } from './game.js';
 
-/** What a byte of a games file costs in resident memory once loaded (bench/RESULTS.md). */
-const MEMORY_PER_BYTE = 3;
-
 /** The games of a seed file: each against the schema, then ids and titles unique, ratings to a tenth. */
 const gamesFile = seedFile<Game>({
   what: 'games',
@@ -13,7 +10,6 @@ const gamesFile = seedFile<Game>({
     ...findDuplicates(games, 'title'),
     ...findLongRatings(games),
   ],
-  memoryPerByte: MEMORY_PER_BYTE,
 });
 
 /**

@@ -15,21 +15,13 @@ interface SeedRules<T> {
   recordSchema: AnySchema;
   nested?: Readonly<Record<string, string>>;
   check?: (records: T[]) => string[];
-  /** Resident bytes per byte of the file once loaded, as measured (bench/RESULTS.md). */
-  memoryPerByte: number;
 }
 
 /**
  * A kind of seed file: `load(file)` streams one, checking each record as it arrives, and
  * resolves to its records and its version; `parse(data, source)` checks records in memory.
  */
-export function seedFile<T>({
-  what,
-  recordSchema,
-  nested = {},
-  check,
-  memoryPerByte,
-}: SeedRules<T>) {
+export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
   const validate = compileSchema<T>(recordSchema);
   const checked = (source: string, entries: Iterable<unknown>): T[] => {
     const problems = new Problems();
@@ -54,7 +46,7 @@ export function seedFile<T>({
     return checked(source, data);
   };
   const load = async (file: string): Promise<{ records: T[]; version: string }> => {
-    refuseTooLarge(file, what, memoryPerByte);
+    refuseTooLarge(file, what);
     let version = '';
     const records = checked(
       file,
@@ -73,8 +65,14 @@ export const memoryLimit = () =>
 
 const MB = (bytes: number) => `${Math.ceil(bytes / 2 ** 20).toLocaleString('en-US')} MB`;
 
+/**
+ * What loading a byte of a seed file costs in resident memory at its peak, as measured at
+ * 1,000 times the seeds (bench/RESULTS.md), games 2.1 to 2.4, destinations 1.9 to 2.0.
+ */
+const MEMORY_PER_FILE_BYTE = 2;
+
 /** A file whose records would not fit the process is refused before any of it is read. */
-function refuseTooLarge(file: string, what: string, memoryPerByte: number): void {
+function refuseTooLarge(file: string, what: string): void {
   let size: number;
   try {
     ({ size } = statSync(file));
@@ -82,7 +80,7 @@ function refuseTooLarge(file: string, what: string, memoryPerByte: number): void
     throw unreadable(file, what, (error as Error).message);
   }
   const limit = memoryLimit();
-  const needed = process.memoryUsage.rss() + size * memoryPerByte;
+  const needed = process.memoryUsage.rss() + size * MEMORY_PER_FILE_BYTE;
   if (needed > limit) {
     throw new SeedError(
       `${file}: ${MB(size)} of ${what} would take about ${MB(needed)} once loaded, ` +

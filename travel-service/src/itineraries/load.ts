@@ -1,15 +1,11 @@
 import { recordLabel, seedFile } from 'service-kit';
 import { type Destination, destinationSchema, slugify } from './destination.js';
 
-/** What a byte of a destinations file costs in resident memory once loaded (bench/RESULTS.md). */
-const MEMORY_PER_BYTE = 5;
-
 const destinationsFile = seedFile<Destination>({
   what: 'destinations',
   recordSchema: destinationSchema,
   nested: { activities: 'activity' },
   check: (destinations) => findInconsistencies(destinations),
-  memoryPerByte: MEMORY_PER_BYTE,
 });
 
 /**
