@@ -31,9 +31,7 @@ export class Problems<T = string> {
     const more = this.total - this.listed.length;
     return more > 0 ? [`and ${more.toLocaleString('en-US')} more`] : [];
   }
-  lines(): (T | string)[] {
-    return [...this.listed, ...this.rest()];
-  }
+  lines = (): (T | string)[] => [...this.listed, ...this.rest()];
 }
 
 interface ValidatorOptions {

@@ -57,17 +57,21 @@ export function checkWellFormed(ctx: Context): void {
  */
 export function readQueryInOnePass(app: Koa): void {
   const koas = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request), 'query');
-  Object.defineProperty(app.request, 'query', {
-    ...koas,
-    get(this: Koa.Request) {
-      const query = new Map<string, string | string[]>();
-      for (const [name, value] of new URLSearchParams(this.querystring)) {
-        const given = query.get(name);
-        if (Array.isArray(given)) given.push(value);
-        else query.set(name, given === undefined ? value : [given, value]);
-      }
-      // Own properties, `__proto__` too.
-      return Object.fromEntries(query);
-    },
-  });
+  Object.defineProperty(app.request, 'query', { ...koas, get: readQuery });
 }
+
+function readQuery(this: Koa.Request): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  new URLSearchParams(this.querystring).forEach((value, name) => {
+    const given = Object.hasOwn(query, name) ? query[name] : undefined;
+    if (Array.isArray(given)) given.push(value);
+    else {
+      const read = given === undefined ? value : [given, value];
+      // Defined, so that `__proto__` is a name like any other.
+      if (name === '__proto__') Object.defineProperty(query, name, { ...OWN, value: read });
+      else query[name] = read;
+    }
+  });
+  return query;
+}
+const OWN = { writable: true, enumerable: true, configurable: true };
