@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
+import pLimit from 'p-limit';
 
 /** How long any cache (a browser, the proxy in front) may keep an answer. */
 export const CACHE_CONTROL = {
@@ -39,6 +40,32 @@ function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generat
 }
 
 /**
+ * How many such lists a process writes at once; the next ones wait for a place.
+ * Each costs its compressor's state (about 4 MB for brotli) for as long as its client reads.
+ */
+export const LISTS_AT_ONCE = 4;
+const listPlaces = pLimit(LISTS_AT_ONCE);
+
+/** The pieces, once a place among the lists written at once is free; it is freed as they end. */
+async function* inTurn(pieces: Iterable<string>): AsyncGenerator<string> {
+  let free = () => {};
+  const written = new Promise<void>((resolve) => {
+    free = resolve;
+  });
+  await new Promise<void>((taken) => {
+    void listPlaces(() => {
+      taken();
+      return written;
+    });
+  });
+  try {
+    yield* pieces;
+  } finally {
+    free();
+  }
+}
+
+/**
  * Answers a list that grows with the data, `stable`, as a JSON array made as fast as the client
  * reads it (see README.md), under a weak ETag of the data's `version`, the path and the query.
  */
@@ -50,6 +77,6 @@ export function answerList<T>(
 ): void {
   const request = hash('sha1', `${ctx.path}?${ctx.querystring}`, 'base64url').slice(0, 16);
   ctx.res.setHeader('ETag', `W/"${version}.${request}"`);
-  answerStable(ctx, Readable.from(jsonArray(items, shape), { objectMode: false }));
+  answerStable(ctx, Readable.from(inTurn(jsonArray(items, shape)), { objectMode: false }));
   ctx.type = 'json';
 }

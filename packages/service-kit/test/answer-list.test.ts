@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
-import { answerList } from '../src/cache-control.js';
+import { answerList, LISTS_AT_ONCE } from '../src/cache-control.js';
 import { describeApi, type Operation } from '../src/operations.js';
 import { listen } from '../src/testing/http.js';
 
@@ -23,8 +23,9 @@ function noise(seed: number, length: number): string {
 
 /** An app whose list is made as it is read; `made` counts the characters its items came to. */
 function listApp(count: number, version = 'v1') {
-  const made = { items: 0, chars: 0, ended: 0 };
+  const made = { items: 0, chars: 0, started: 0, ended: 0 };
   function* items() {
+    made.started++;
     try {
       for (let id = 1; id <= count; id++) {
         made.items++;
@@ -126,6 +127,26 @@ describe('answerList', () => {
       expect(res.headers['content-encoding']).to.equal(encoding);
       expect(res.body).to.deep.equal(expected(3000));
     }
+  });
+
+  it(`writes at most ${LISTS_AT_ONCE} lists at once: the next waits for one to end`, async () => {
+    const { app, made } = listApp(1_000_000);
+    const { url, server } = await listen(app);
+    const requests = Array.from({ length: LISTS_AT_ONCE + 1 }, () =>
+      get(`${url}/api/list`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => res.pause()),
+    );
+    try {
+      await settled(() => made.chars);
+      expect(made.started).to.equal(LISTS_AT_ONCE);
+      requests[0]?.destroy();
+      await settled(() => made.chars);
+      expect(made.started).to.equal(LISTS_AT_ONCE + 1);
+    } finally {
+      for (const req of requests) req.destroy();
+      await settled(() => made.ended);
+      server.close();
+    }
+    expect(made.ended).to.equal(LISTS_AT_ONCE + 1);
   });
 
   describe('with a client that stops reading', () => {
