@@ -12,15 +12,19 @@ const NOT_COMPRESSED = new Set([204, 205, 206, 304]);
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 // Brotli's defaults reserve a 4 MB window per stream, for every answer in flight; our answers
-// are far smaller, and a 256 KB window with the size as a hint compresses them as well.
-const brotli = (size = 0) =>
+// are far smaller, and a 256 KB window with the size as a hint compresses them as well. A body of
+// unknown size (a list written as it is made, megabytes at most) takes the faster levels: on a
+// list of 145,000 games, gzip 3 and brotli 3 take about a third of the CPU of gzip 6 and brotli 5.
+const brotli = (size: number | undefined) =>
   createBrotliCompress({
     params: {
-      [zlib.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.BROTLI_PARAM_QUALITY]: size === undefined ? 3 : 5,
       [zlib.BROTLI_PARAM_LGWIN]: 18,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: size,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: size ?? 0,
     },
   });
+const gzip = (size: number | undefined) =>
+  createGzip({ level: size === undefined ? 3 : zlib.Z_DEFAULT_COMPRESSION });
 
 /**
  * The encoding to send the answer in, if any. Never under a strong ETag (which names its exact
@@ -55,7 +59,7 @@ export function compress(ctx: Context): void {
   const encoding = encodingOf(ctx);
   if (encoding === undefined) return;
   const { body } = ctx;
-  const stream = encoding === 'br' ? brotli(ctx.response.length) : createGzip();
+  const stream = (encoding === 'br' ? brotli : gzip)(ctx.response.length);
   ctx.set('Content-Encoding', encoding);
   ctx.remove('Content-Length');
   ctx.body = stream;
