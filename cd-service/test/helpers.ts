@@ -7,7 +7,7 @@ import { cdApi } from '../src/app.js';
 import { newRecord } from '../src/cd/records.js';
 import type { CdInput } from '../src/cd/schema.js';
 
-export { captureLogger, expectErrorBody } from 'service-kit/testing';
+export { captureLogger, expectErrorBody, expectManyUnknownParameters } from 'service-kit/testing';
 
 /**
  * Every response but the /docs page, its assets and /metrics (Prometheus' text) is checked: the

@@ -4,7 +4,7 @@ import { Catalogue } from '../src/catalogue/catalogue.js';
 import { loadGames } from '../src/catalogue/load.js';
 import { readConfig } from '../src/config.js';
 
-export { expectErrorBody } from 'service-kit/testing';
+export { expectErrorBody, expectManyUnknownParameters } from 'service-kit/testing';
 
 const seed = await loadGames(readConfig({}).gamesFile);
 export const seededCatalogue = new Catalogue(seed.records, seed.version);

@@ -3,7 +3,13 @@ import { createApp } from '../../src/app.js';
 import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { toSummary } from '../../src/catalogue/game.js';
 import { foldingGames, makeGame, SEARCHES_ACROSS_FOLDING } from '../fixtures.js';
-import { seededCatalogue as catalogue, expectErrorBody, request, seededApp } from '../helpers.js';
+import {
+  seededCatalogue as catalogue,
+  expectErrorBody,
+  expectManyUnknownParameters,
+  request,
+  seededApp,
+} from '../helpers.js';
 
 type Summary = { id: number; title: string; genre: string; releaseYear: number; rating: number };
 const ids = (body: Summary[]) => body.map((game) => game.id);
@@ -204,20 +210,12 @@ describe('GET /api/games with search parameters', () => {
   });
 
   it('answers 2,000 unknown parameters naming the first five and counting the rest, in a small body', async () => {
-    const query = Array.from({ length: 2000 }, (_, i) => `k${i}=v`).join('&');
-    const res = await request(app).get(`/api/games?${query}`);
-    expectErrorBody(res, 400);
-    expect(res.body.details.map((d: { field: string }) => d.field)).to.deep.equal([
-      'k0',
-      'k1',
-      'k2',
-      'k3',
-      'k4',
-    ]);
-    expect(res.body.error).to.match(
-      /^Invalid query: k0 is not a parameter here; .*; and 1,995 more$/,
+    const res = await expectManyUnknownParameters((query) =>
+      request(app).get(`/api/games?${query}`),
     );
-    expect(res.text.length).to.be.below(query.length / 4);
+    expect((res.body as { error: string }).error).to.match(
+      /^Invalid query: k0 is not a parameter here; /,
+    );
   });
 
   it('keeps each search answer for its own URL', async () => {

@@ -48,3 +48,34 @@ export function captureLogger(service = 'test'): Logger & { lines: LogLine[] } {
   });
   return Object.assign(createLogger(service, sink), { lines });
 }
+
+/** What a test reads of a response: supertest's answers have it. */
+interface TextResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text: string;
+}
+
+/**
+ * Asks with `count` unknown parameters (`k0=v&k1=v&...`) and asserts the 400: the first five
+ * named, the rest counted, in a body far smaller than the query. Returns the answer.
+ */
+export async function expectManyUnknownParameters(
+  ask: (query: string) => PromiseLike<TextResponse>,
+  count = 2000,
+): Promise<TextResponse> {
+  const query = Array.from({ length: count }, (_, i) => `k${i}=v`).join('&');
+  const res = await ask(query);
+  expectErrorBody(res, 400);
+  const { details, error } = res.body as { details: { field: string }[]; error: string };
+  const named = details.map((detail) => detail.field).join(',');
+  if (named !== 'k0,k1,k2,k3,k4') throw new Error(`names ${named}, not k0 to k4`);
+  if (!error.endsWith(`; and ${(count - 5).toLocaleString('en-US')} more`)) {
+    throw new Error(`does not count the rest: ${error}`);
+  }
+  if (res.text.length >= query.length / 4) {
+    throw new Error(`a body of ${res.text.length} bytes for a query of ${query.length}`);
+  }
+  return res;
+}

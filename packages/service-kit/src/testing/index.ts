@@ -6,7 +6,7 @@ export {
   expectRevalidated,
 } from './answers.js';
 export { Conformance } from './conformance.js';
-export { captureLogger, expectErrorBody } from './http.js';
+export { captureLogger, expectErrorBody, expectManyUnknownParameters } from './http.js';
 export { expectDocumentedApi } from './openapi.js';
 export { useBrowser } from './session.js';
 export { expectKitWired } from './wiring.js';
