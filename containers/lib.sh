@@ -23,6 +23,26 @@ MONGO_IMAGE=$(sed -nE 's/^ +image: *(mongo:[^ ]+)$/\1/p' "$REPO_ROOT/docker-comp
 MONGO_STANDIN_IMAGE=${MONGO_STANDIN_IMAGE:-$(sed -nE 's/.*MONGO_STANDIN_IMAGE:-([^}]+)\}.*/\1/p' "$REPO_ROOT/docker-compose.mongo-standin.yml")}
 
 log() { printf '[%s] %s\n' "${LOG_TAG:-containers}" "$*" >&2; }
+
+# The phases of a long check (smoke-test.sh, thousandfold.sh): `phase NAME` logs it and closes the
+# one before, `phase_times` prints how long each took; `skip_check VAR REASON` says SKIPPED and
+# exits 0, or 1 when the variable VAR (SMOKE_REQUIRED, ...) is 1.
+t0=$SECONDS phase_name="" phase_start=$SECONDS timings=()
+phase() {
+  [ -z "$phase_name" ] || timings+=("$(printf '%4d s  %s' $((SECONDS - phase_start)) "$phase_name")")
+  phase_name=$*; phase_start=$SECONDS
+  log "== $* ($((SECONDS - t0)) s)"
+}
+phase_times() {
+  printf '  %s\n' "${timings[@]}"
+  printf '  %4d s  in all\n' "$((SECONDS - t0))"
+}
+skip_check() {
+  local required=$1; shift
+  echo "SKIPPED: $*"
+  if [ "${!required:-0}" = 1 ]; then echo "$required=1: a skip is a failure"; exit 1; fi
+  exit 0
+}
 die() { log "ERROR: $*"; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 

@@ -29,18 +29,7 @@ LOG_TAG=smoke
 # shellcheck source=containers/lib.sh disable=SC2034
 . "$(dirname "$0")/lib.sh"
 cd "$REPO_ROOT"
-t0=$SECONDS
-phase_name="" phase_start=$SECONDS timings=()
-phase() {
-  [ -z "$phase_name" ] || timings+=("$(printf '%4d s  %s' $((SECONDS - phase_start)) "$phase_name")")
-  phase_name=$*; phase_start=$SECONDS
-  log "== $* ($((SECONDS - t0)) s)"
-}
-skip() {
-  echo "SKIPPED: $*"
-  if [ "${SMOKE_REQUIRED:-0}" = 1 ]; then echo "SMOKE_REQUIRED=1: a skip is a failure"; exit 1; fi
-  exit 0
-}
+skip() { skip_check SMOKE_REQUIRED "$@"; }
 
 PROJECT=koa-services-smoke
 export COMPOSE_PROJECT_NAME=$PROJECT
@@ -607,8 +596,7 @@ expect cd-service "the CD is there after the cd replicas restarted" 200 '"Smoke 
 phase "done"
 echo
 echo "smoke: time per phase"
-printf '  %s\n' "${timings[@]}"
-printf '  %4d s  in all\n' "$((SECONDS - t0))"
+phase_times
 echo "smoke: $passed passed, $failed failed"
 # Repeated last, where a CI log's tail shows them.
 [ "$failed" -eq 0 ] || printf '  FAIL %s\n' "${failures[@]}"

@@ -26,18 +26,7 @@ LOG_TAG=thousandfold
 # shellcheck source=containers/lib.sh disable=SC2034
 . "$(dirname "$0")/lib.sh"
 cd "$REPO_ROOT"
-t0=$SECONDS
-phase_name="" phase_start=$SECONDS timings=()
-phase() {
-  [ -z "$phase_name" ] || timings+=("$(printf '%4d s  %s' $((SECONDS - phase_start)) "$phase_name")")
-  phase_name=$*; phase_start=$SECONDS
-  log "== $* ($((SECONDS - t0)) s)"
-}
-skip() {
-  echo "SKIPPED: $*"
-  if [ "${THOUSANDFOLD_REQUIRED:-0}" = 1 ]; then echo "THOUSANDFOLD_REQUIRED=1: a skip is a failure"; exit 1; fi
-  exit 0
-}
+skip() { skip_check THOUSANDFOLD_REQUIRED "$@"; }
 
 PROJECT=koa-services-thousandfold
 export COMPOSE_PROJECT_NAME=$PROJECT
@@ -260,8 +249,7 @@ esac
 phase "done"
 echo
 echo "thousandfold: time per phase"
-printf '  %s\n' "${timings[@]}"
-printf '  %4d s  in all\n' "$((SECONDS - t0))"
+phase_times
 if [ "$failed" -eq 0 ]; then echo "thousandfold: passed"
 else
   echo "thousandfold: $failed failed"
