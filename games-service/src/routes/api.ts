@@ -38,12 +38,6 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
     return game;
   };
   const toGem = (game: Game) => ({ ...toSummary(game), reviewCount: game.reviewCount });
-  /** A list without a `limit` grows with the catalogue: it is written as it is sent. */
-  const answerSummaries = (ctx: Context, games: Game[], limit: number | undefined) => {
-    if (limit === undefined) answerList(ctx, games, catalogue.version, toSummary);
-    else answerStable(ctx, games.map(toSummary));
-  };
-
   return [
     {
       id: 'listGames',
@@ -68,9 +62,17 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       errors: [400],
       handler: (ctx) => {
         const query = readSearchQuery(ctx.query);
-        const { total, games } = catalogue.search({ sort: 'id', ...query });
-        setPageHeaders(ctx, { params: query, shown: games.length, total });
-        answerSummaries(ctx, games, query.limit);
+        const search = { sort: 'id', ...query } as const;
+        if (query.limit !== undefined) {
+          const { total, games } = catalogue.search(search);
+          setPageHeaders(ctx, { params: query, shown: games.length, total });
+          return answerStable(ctx, games.map(toSummary));
+        }
+        // Without a limit the list grows with the catalogue: counted now, found when written.
+        const { total } = catalogue.search({ ...search, limit: 0 });
+        const shown = Math.max(0, total - (query.offset ?? 0));
+        setPageHeaders(ctx, { params: query, shown, total });
+        answerList(ctx, () => catalogue.search(search).games, catalogue.version, toSummary);
       },
     },
     {
@@ -92,7 +94,7 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       description: 'Written as it is made (no `Content-Length`).',
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
-      handler: (ctx) => answerList(ctx, catalogue.hiddenGems(), catalogue.version, toGem),
+      handler: (ctx) => answerList(ctx, () => catalogue.hiddenGems(), catalogue.version, toGem),
     },
     {
       id: 'gamesByGenre',
@@ -118,9 +120,11 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       errors: [400, 404],
       handler: (ctx) => {
         const { limit } = readLimit(ctx.query);
-        const games = catalogue.byGenre(ctx.params.genre ?? '', limit);
-        if (games.length === 0) throw new NotFound(`No game has the genre ${ctx.params.genre}`);
-        answerSummaries(ctx, games, limit);
+        const genre = ctx.params.genre ?? '';
+        if (catalogue.genreSize(genre) === 0) throw new NotFound(`No game has the genre ${genre}`);
+        if (limit !== undefined) answerStable(ctx, catalogue.byGenre(genre, limit).map(toSummary));
+        // Without a limit the list grows with the catalogue: found when written.
+        else answerList(ctx, () => catalogue.byGenre(genre), catalogue.version, toSummary);
       },
     },
     {

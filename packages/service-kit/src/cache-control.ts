@@ -46,8 +46,8 @@ function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generat
 export const LISTS_AT_ONCE = 8;
 const listPlaces = pLimit(LISTS_AT_ONCE);
 
-/** The pieces, once a place among the lists written at once is free; it is freed as they end. */
-async function* inTurn(pieces: Iterable<string>): AsyncGenerator<string> {
+/** The pieces, made once a place among the lists written at once is free; freed as they end. */
+async function* inTurn(pieces: () => Iterable<string>): AsyncGenerator<string> {
   let free = () => {};
   const written = new Promise<void>((resolve) => {
     free = resolve;
@@ -59,7 +59,7 @@ async function* inTurn(pieces: Iterable<string>): AsyncGenerator<string> {
     });
   });
   try {
-    yield* pieces;
+    yield* pieces();
   } finally {
     free();
   }
@@ -68,15 +68,22 @@ async function* inTurn(pieces: Iterable<string>): AsyncGenerator<string> {
 /**
  * Answers a list that grows with the data, `stable`, as a JSON array made as fast as the client
  * reads it (see README.md), under a weak ETag of the data's `version`, the path and the query.
+ * `items` is called once the list's place is free: a list that waits holds none of them.
  */
 export function answerList<T>(
   ctx: Context,
-  items: Iterable<T>,
+  items: () => Iterable<T>,
   version: string,
   shape: (item: T) => unknown = (item) => item,
 ): void {
   const request = hash('sha1', `${ctx.path}?${ctx.querystring}`, 'base64url').slice(0, 16);
   ctx.res.setHeader('ETag', `W/"${version}.${request}"`);
-  answerStable(ctx, Readable.from(inTurn(jsonArray(items, shape)), { objectMode: false }));
+  answerStable(
+    ctx,
+    Readable.from(
+      inTurn(() => jsonArray(items(), shape)),
+      { objectMode: false },
+    ),
+  );
   ctx.type = 'json';
 }

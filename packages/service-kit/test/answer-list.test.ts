@@ -43,7 +43,7 @@ function listApp(count: number, version = 'v1') {
     responses: { 200: { description: 'The list', schema: { type: 'array' } } },
     errors: [],
     handler: (ctx) =>
-      answerList(ctx, items(), version, (item) => {
+      answerList(ctx, items, version, (item) => {
         made.chars += item.text.length + 20;
         return item;
       }),

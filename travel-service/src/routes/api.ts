@@ -39,8 +39,11 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       errors: [],
       // Grows with the destinations: written as it is sent.
       handler: (ctx) =>
-        answerList(ctx, itineraries.all, itineraries.version, (entry) =>
-          toSummary(entry.itinerary),
+        answerList(
+          ctx,
+          () => itineraries.all,
+          itineraries.version,
+          (entry) => toSummary(entry.itinerary),
         ),
     },
     {
