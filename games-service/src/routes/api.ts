@@ -72,7 +72,10 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         const { total } = catalogue.search({ ...search, limit: 0 });
         const shown = Math.max(0, total - (query.offset ?? 0));
         setPageHeaders(ctx, { params: query, shown, total });
-        answerList(ctx, () => catalogue.search(search).games, catalogue.version, toSummary);
+        answerList(ctx, () => catalogue.search(search).games, catalogue.version, {
+          shape: toSummary,
+          count: shown,
+        });
       },
     },
     {
@@ -94,7 +97,8 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       description: 'Written as it is made (no `Content-Length`).',
       responses: { 200: { description: 'Every hidden gem, best first', schema: gems } },
       errors: [],
-      handler: (ctx) => answerList(ctx, () => catalogue.hiddenGems(), catalogue.version, toGem),
+      handler: (ctx) =>
+        answerList(ctx, () => catalogue.hiddenGems(), catalogue.version, { shape: toGem }),
     },
     {
       id: 'gamesByGenre',
@@ -124,7 +128,11 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
         if (catalogue.genreSize(genre) === 0) throw new NotFound(`No game has the genre ${genre}`);
         if (limit !== undefined) answerStable(ctx, catalogue.byGenre(genre, limit).map(toSummary));
         // Without a limit the list grows with the catalogue: found when written.
-        else answerList(ctx, () => catalogue.byGenre(genre), catalogue.version, toSummary);
+        else
+          answerList(ctx, () => catalogue.byGenre(genre), catalogue.version, {
+            shape: toSummary,
+            count: catalogue.genreSize(genre),
+          });
       },
     },
     {

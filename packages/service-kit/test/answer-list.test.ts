@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
-import { answerList, LISTS_AT_ONCE } from '../src/cache-control.js';
+import { answerList, LISTS_AT_ONCE, WHOLE_LIST_MAX } from '../src/cache-control.js';
 import { describeApi, type Operation } from '../src/operations.js';
 import { listen } from '../src/testing/http.js';
 
@@ -21,8 +21,11 @@ function noise(seed: number, length: number): string {
   return text.slice(0, length);
 }
 
-/** An app whose list is made as it is read; `made` counts the characters its items came to. */
-function listApp(count: number, version = 'v1') {
+/**
+ * An app whose list is made as it is read; `made` counts the characters its items came to. With
+ * `told`, the app tells `answerList` how many items there are.
+ */
+function listApp(count: number, version = 'v1', told = false) {
   const made = { items: 0, chars: 0, started: 0, ended: 0 };
   function* items() {
     made.started++;
@@ -43,9 +46,12 @@ function listApp(count: number, version = 'v1') {
     responses: { 200: { description: 'The list', schema: { type: 'array' } } },
     errors: [],
     handler: (ctx) =>
-      answerList(ctx, items, version, (item) => {
-        made.chars += item.text.length + 20;
-        return item;
+      answerList(ctx, items, version, {
+        shape: (item) => {
+          made.chars += item.text.length + 20;
+          return item;
+        },
+        count: told ? count : undefined,
       }),
   };
   const api = describeApi({ title: 'List', version: '1', description: 'A list.' }, [operation]);
@@ -147,6 +153,36 @@ describe('answerList', () => {
       server.close();
     }
     expect(made.ended).to.equal(LISTS_AT_ONCE + 1);
+  });
+
+  it(`answers a list told to hold at most ${WHOLE_LIST_MAX} items whole, without waiting for a place`, async () => {
+    const longer = await request(listApp(WHOLE_LIST_MAX + 1, 'v1', true).app.callback()).get(
+      '/api/list',
+    );
+    expect(longer.headers['content-length']).to.equal(undefined);
+    expect(longer.headers.etag).to.match(/^W\/"v1\.[\w-]{16}"$/);
+    const busy = listApp(1_000_000);
+    const { url, server } = await listen(busy.app);
+    const requests = Array.from({ length: LISTS_AT_ONCE }, () =>
+      get(`${url}/api/list`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => res.pause()),
+    );
+    try {
+      await settled(() => busy.made.chars);
+      expect(busy.made.started).to.equal(LISTS_AT_ONCE);
+      for (const count of [0, WHOLE_LIST_MAX]) {
+        const res = await request(listApp(count, 'v1', true).app.callback())
+          .get('/api/list')
+          .set('Accept-Encoding', 'identity');
+        expect(res.status).to.equal(200);
+        expect(res.headers['cache-control']).to.equal('public, max-age=300');
+        expect(Number(res.headers['content-length'])).to.be.above(0);
+        expect(res.body).to.deep.equal(expected(count));
+      }
+    } finally {
+      for (const req of requests) req.destroy();
+      await settled(() => busy.made.ended);
+      server.close();
+    }
   });
 
   describe('with a client that stops reading', () => {

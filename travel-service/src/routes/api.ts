@@ -39,12 +39,10 @@ export function apiOperations(itineraries: Itineraries): Operation[] {
       errors: [],
       // Grows with the destinations: written as it is sent.
       handler: (ctx) =>
-        answerList(
-          ctx,
-          () => itineraries.all,
-          itineraries.version,
-          (entry) => toSummary(entry.itinerary),
-        ),
+        answerList(ctx, () => itineraries.all, itineraries.version, {
+          shape: (entry) => toSummary(entry.itinerary),
+          count: itineraries.all.length,
+        }),
     },
     {
       id: 'getItinerary',
