@@ -429,11 +429,12 @@ set_paused() {
 if ! set_paused true pause; then fail "docker pause of the games replicas fails, five times each: $pause_error"
 elif wait_edge_count games-service 0 30 any; then
   for attempt in 1 2; do
-    expect games-service "no replica ready, a page path ($attempt): the edge's HTML page" 503 '<html' -- "$g/games/1"
+    # Paths the cache does not hold (a stored answer is still served while no replica is ready).
+    expect games-service "no replica ready, a page path ($attempt): the edge's HTML page" 503 '<html' -- "$g/games/1?uncached=$attempt"
     [ "$(header Content-Type)" = 'text/html; charset=utf-8' ] && [ "$(header Cache-Control)" = no-store ] && [ "$(header Retry-After)" = 5 ] &&
       ok "edge: its page says text/html, no-store, Retry-After: 5" || fail "edge: its page: $(tr '\r\n' '  ' <"$work/headers")"
     edge_headers "its page 503 ($attempt)" Retry-After
-    expect games-service "no replica ready, an API path ($attempt): the JSON error body" 503 '^\{"error":"No replica[^"]*","status":503\}$' -- "$g/api/games"
+    expect games-service "no replica ready, an API path ($attempt): the JSON error body" 503 '^\{"error":"No replica[^"]*","status":503\}$' -- "$g/api/games?uncached=$attempt"
     [ "$(header Content-Type)" = 'application/json; charset=utf-8' ] && [ "$(header Cache-Control)" = no-store ] &&
       ok "edge: its JSON error says application/json, no-store" || fail "edge: its JSON error: $(tr '\r\n' '  ' <"$work/headers")"
     edge_headers "its JSON 503 ($attempt)" Retry-After

@@ -14,14 +14,26 @@ const itineraryLinks = (html: string) =>
   [...html.matchAll(/<li><a href="\/itineraries\/([^"]+)">/g)].map((m) => m[1]);
 
 describe('the API list, written as it is sent', () => {
+  // More than the 1,000 a list may hold to be answered whole.
+  const destinations = Array.from({ length: 1001 }, (_, i) =>
+    makeDestination({ name: `Town ${String(i + 1).padStart(4, '0')}` }, 3),
+  );
   const appOf = (fileVersion: string, seed = 'stream') =>
-    createApp({ itineraries: planItineraries(seededDestinations, seed, fileVersion) }).callback();
+    createApp({ itineraries: planItineraries(destinations, seed, fileVersion) }).callback();
   const app = appOf('file-1');
+
+  it("answers a list of at most 1,000 destinations whole (the seed's)", async () => {
+    const seeded = createApp({ itineraries: planItineraries(seededDestinations, 'stream') });
+    const res = await request(seeded.callback())
+      .get('/api/itineraries')
+      .set('Accept-Encoding', 'identity');
+    expect(Number(res.headers['content-length'])).to.equal(Buffer.byteLength(res.text));
+  });
 
   it('answers the very bytes of the whole list, under a weak tag of the plans', async () => {
     const res = await request(app).get('/api/itineraries').set('Accept-Encoding', 'identity');
     expect(res.status).to.equal(200);
-    const plans = planItineraries(seededDestinations, 'stream', 'file-1');
+    const plans = planItineraries(destinations, 'stream', 'file-1');
     expect(res.text).to.equal(JSON.stringify(plans.all.map((e) => toSummary(e.itinerary))));
     expect(res.headers['content-length']).to.equal(undefined);
     expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
