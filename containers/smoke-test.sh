@@ -159,6 +159,10 @@ check_container() {
   if [ "$(docker inspect --format '{{.HostConfig.RestartPolicy.Name}}' "$id")" = unless-stopped ]; then
     ok "$service: restart policy unless-stopped"
   else fail "$service: no restart policy"; fi
+  local logs
+  logs=$(docker inspect --format '{{.HostConfig.LogConfig.Type}} {{index .HostConfig.LogConfig.Config "max-size"}} {{index .HostConfig.LogConfig.Config "max-file"}}' "$id")
+  if [ "$logs" = "local 10m 3" ]; then ok "$service: its logs rotate (local driver, 3 files of 10 MB)"
+  else fail "$service: its logs: '$logs' (want: local 10m 3)"; fi
 }
 # The runtime image runs compiled JavaScript only: no TypeScript source (declarations aside), no
 # tests, no tsx, esbuild or typescript.
