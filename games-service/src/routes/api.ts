@@ -125,13 +125,14 @@ export function apiOperations(catalogue: Catalogue): Operation[] {
       handler: (ctx) => {
         const { limit } = readLimit(ctx.query);
         const genre = ctx.params.genre ?? '';
-        if (catalogue.genreSize(genre) === 0) throw new NotFound(`No game has the genre ${genre}`);
+        const count = catalogue.genreSize(genre);
+        if (count === 0) throw new NotFound(`No game has the genre ${genre}`);
         if (limit !== undefined) answerStable(ctx, catalogue.byGenre(genre, limit).map(toSummary));
         // Without a limit the list grows with the catalogue: found when written.
         else
           answerList(ctx, () => catalogue.byGenre(genre), catalogue.version, {
             shape: toSummary,
-            count: catalogue.genreSize(genre),
+            count,
           });
       },
     },
