@@ -7,16 +7,16 @@
 import { readFileSync } from 'node:fs';
 
 const LAYERS = [
-  ['request record (id, metrics, log, GET /metrics)', /service-kit\/dist\/request-record\.js|\/prom-client\/|\/pino\//],
-  ['errors', /service-kit\/dist\/error-handler\.js/],
-  ['well-formed request', /service-kit\/dist\/well-formed\.js/],
-  ['CORS', /service-kit\/dist\/cors\.js|\/@koa\/cors\//],
-  ['security headers', /service-kit\/dist\/security-headers\.js/],
+  ['request record (id, metrics, log, GET /metrics)', /service-kit\/dist\/middleware\/request-record\.js|service-kit\/dist\/metrics\.js|\/prom-client\/|\/pino\//],
+  ['errors', /service-kit\/dist\/middleware\/errors\.js/],
+  ['well-formed request', /service-kit\/dist\/middleware\/well-formed\.js/],
+  ['CORS', /service-kit\/dist\/middleware\/cors\.js|\/@koa\/cors\//],
+  ['security headers', /service-kit\/dist\/middleware\/security-headers\.js/],
   ['compression', /service-kit\/dist\/compression\.js|\/negotiator\/|\/compressible\/|\/mime-db\//],
   ['conditional GET + weak ETag', /service-kit\/dist\/conditional-get\.js/],
-  ['app.ts (JSON serialization, the layer around the rest, dispatch by kind)', /service-kit\/dist\/app\.js/],
+  ['the answer\'s finish (JSON serialization) and the path', /service-kit\/dist\/middleware\/(finish|path)\.js/],
   ['assets (sending the file)', /\/@koa\/send\//],
-  ['pages (koa-views, the assets\' lookup)', /service-kit\/dist\/pages\.js|\/koa-views\/|\/get-paths\/|\/pify\/|\/resolve-path\/|service-kit\/dist\/views\.js/],
+  ['pages (koa-views, the assets\' lookup)', /service-kit\/dist\/(pages|assets|compiled-views)\.js|\/koa-views\/|\/get-paths\/|\/pify\/|\/resolve-path\/|service-kit\/dist\/formatting\.js/],
   ['template rendering', /dist\/views\.js|\/pug-runtime\//],
   ['routing (@koa/router)', /service-kit\/dist\/routing\.js|\/@koa\/router\/|\/koa-compose\/|\/path-to-regexp\//],
   ['the route (domain, store)', /-service\/dist\//],

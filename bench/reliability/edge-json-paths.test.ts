@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { EXPOSED_HEADERS } from '../../packages/service-kit/src/api-headers.js';
-import { API_SECURITY_HEADERS } from '../../packages/service-kit/src/security-headers.js';
+import { API_SECURITY_HEADERS } from '../../packages/service-kit/src/middleware/security-headers.js';
 import { send } from '../src/load.js';
 import { type RunningProcess, repoRoot, type ServiceName, startService } from '../src/process.js';
 import { freshCdFile } from './cd-store.js';

@@ -1,13 +1,9 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type ApiInfo, createServiceApp, describeApi, type Logger } from 'service-kit';
+import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
 import { cdHealth } from './routes/health.js';
 import { homeRedirect } from './routes/home.js';
 import type { CdStore } from './store/store.js';
 import { timedStore } from './store/timed.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The API's paths, answered with JSON, errors included; with the kit's own, every path but /docs and the assets. */
 export const JSON_PATHS = ['/cds'];
@@ -35,19 +31,14 @@ const CONTENT_SECURITY_POLICY = {
   formAction: ["'none'"],
 };
 
-export interface AppOptions {
+/** `metrics`: whether GET /metrics answers, with the store's own metrics; `corsOrigins`: none by default. */
+export interface AppOptions extends Omit<AppSettings, 'metrics'> {
   store: CdStore;
-  logger?: Logger;
-  /** Write one log line per request. */
-  logRequests?: boolean;
-  /** Whether GET /metrics answers, with the store's own metrics. */
   metrics?: boolean;
   /** When set, POST, PUT and DELETE need `Authorization: Bearer <apiToken>`. */
   apiToken?: string | undefined;
   /** The clock of timestamps and of the latest valid release year. */
   now?: () => Date;
-  /** Origins allowed to call the JSON API from a browser; `*` for any; none (the default) turns CORS off. */
-  corsOrigins?: readonly string[];
 }
 
 /** Stands for the store when only the document is wanted: none of its handlers runs. */
@@ -77,29 +68,22 @@ export function cdApi({
 /** The Koa app of the service (no listen): the kit's middleware and the JSON API. */
 export function createApp({
   store,
-  logger,
   apiToken,
   now,
   corsOrigins = [],
-  logRequests = false,
   metrics = true,
+  ...settings
 }: AppOptions) {
   // The store's latency and failures are metrics too, in the registry of GET /metrics.
   const timed = metrics ? timedStore(store) : undefined;
-  const app = createServiceApp({
+  const parts = {
     service: 'cd-service',
-    root,
-    // Written by `npm run build` beside the compiled app; absent when running the sources.
-    compiledViews: new URL('./views.js', import.meta.url),
-    api: cdApi({ store: timed?.store ?? store, logger, apiToken, now }),
+    api: cdApi({ store: timed?.store ?? store, logger: settings.logger, apiToken, now }),
     routers: [homeRedirect()],
     jsonPaths: JSON_PATHS,
-    logger,
-    logRequests,
-    metrics,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-    cors: { origins: corsOrigins },
-  });
+  };
+  const app = createServiceAppAt(import.meta.url, parts, { ...settings, corsOrigins, metrics });
   if (timed) app.metrics?.registerMetric(timed.metric);
   return app;
 }

@@ -1,4 +1,4 @@
-import { type ApiInfo, type AppSettings, createPagesApp, describeApi } from 'service-kit';
+import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { format } from './format.js';
 import { apiOperations, missingGenreRoute } from './routes/api.js';
@@ -36,6 +36,7 @@ export function createApp({ catalogue, random = Math.random, ...settings }: AppO
     routers: [pageRoutes(catalogue, random)],
     apiRouters: [missingGenreRoute()],
     formatting: format,
+    errorView: 'error.pug',
   };
-  return createPagesApp(import.meta.url, parts, settings);
+  return createServiceAppAt(import.meta.url, parts, settings);
 }

@@ -1,4 +1,4 @@
-import { type ApiInfo, type AppSettings, createPagesApp, describeApi } from 'service-kit';
+import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
 import { format } from './format.js';
 import type { Itineraries } from './itineraries/itineraries.js';
 import type { Random } from './itineraries/random.js';
@@ -36,6 +36,7 @@ export function createApp({ itineraries, random = Math.random, ...settings }: Ap
     jsonPaths: JSON_PATHS,
     routers: [pageRoutes(itineraries, random)],
     formatting: format,
+    errorView: 'error.pug',
   };
-  return createPagesApp(import.meta.url, parts, settings);
+  return createServiceAppAt(import.meta.url, parts, settings);
 }

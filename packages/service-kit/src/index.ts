@@ -1,6 +1,6 @@
 // Every name a service uses from the kit (see README.md: one line each).
 export type { Context } from 'koa';
-export { type AppSettings, createPagesApp, createServiceApp } from './app.js';
+export { type AppSettings, createServiceApp, createServiceAppAt } from './app.js';
 export { answerList, answerStable, CACHE_CONTROL } from './cache-control.js';
 export { readEntityTags } from './conditional-get.js';
 export { envSetting, readServerConfig, type ServerConfig } from './config.js';

@@ -1,42 +1,28 @@
-import { hash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { send } from '@koa/send';
+import { fileURLToPath } from 'node:url';
 import type { Context, Middleware } from 'koa';
+import compose from 'koa-compose';
 import views from 'koa-views';
-import type { ServiceAppOptions } from './app.js';
-import { CACHE_CONTROL } from './cache-control.js';
+import { assets } from './assets.js';
+import { compiledEngine } from './compiled-views.js';
 import type { ErrorBody } from './errors.js';
+import { kitFormatting } from './formatting.js';
 import { DOCS_CACHE, type JsonSchema } from './operations.js';
 import { Router } from './routing.js';
-import { kitFormatting } from './views.js';
 
 const KIT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The kit's views (the API reference): they extend the service's `layout` and its `head` block. */
 const KIT_VIEWS = join(KIT, 'views');
-const PREFIX = '/assets/';
 
-type Template = (locals: Record<string, unknown>) => string;
-
-/**
- * The templates bin/compile-views.js compiled at build time (the service's as the module's
- * default export, the kit's as `kit`), as a koa-views engine: Pug (40 MB) is never loaded.
- */
-function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
-  if (!compiledModule || !existsSync(compiledModule)) return undefined;
-  let templates: Promise<Map<string, Template>> | undefined;
-  const byFile = (dir: string, compiled: Record<string, Template>) =>
-    Object.entries(compiled).map(([name, template]) => [join(dir, name), template] as const);
-  return async (file: string, locals: Record<string, unknown>): Promise<string> => {
-    templates ??= import(pathToFileURL(compiledModule).href).then(
-      (module: { default: Record<string, Template>; kit: Record<string, Template> }) =>
-        new Map([...byFile(viewsDir, module.default), ...byFile(KIT_VIEWS, module.kit)]),
-    );
-    const template = (await templates).get(file);
-    if (!template) throw new Error(`${compiledModule} has no template for ${file}`);
-    return template(locals);
-  };
+/** How a service's pages are made. */
+export interface PagesOptions {
+  /** The error page's view (`error.pug`), for requests outside the JSON paths; JSON errors without it. */
+  errorView?: string;
+  /** The templates' `format`, beside the kit's helpers. */
+  formatting?: Record<string, unknown>;
+  cacheViews?: boolean;
+  /** The module `compile-views` wrote at build time; without it, Pug compiles the templates. */
+  compiledViews?: URL;
 }
 
 /**
@@ -45,15 +31,11 @@ function compiledEngine(viewsDir: string, compiledModule: string | undefined) {
  * the pages) get a render of their own. None is kept on `app.context`: koa-views' render there
  * answers the context of its latest call, so two requests rendering at once would swap pages.
  */
-export function pages(
-  root: string,
-  document: JsonSchema,
-  options: Pick<ServiceAppOptions, 'compiledViews' | 'formatting' | 'errorView' | 'cacheViews'>,
-) {
+export function pages(root: string, document: JsonSchema, options: PagesOptions) {
   const { compiledViews, formatting, errorView, cacheViews = true } = options;
   const viewsDir = join(root, 'views');
   const files = assets([join(root, 'public'), join(KIT, 'public')]);
-  const engine = compiledEngine(viewsDir, compiledViews && fileURLToPath(compiledViews));
+  const engine = compiledEngine(viewsDir, KIT_VIEWS, compiledViews && fileURLToPath(compiledViews));
   const settings = {
     ...(engine && { engineSource: { pug: engine } }),
     options: {
@@ -69,10 +51,13 @@ export function pages(
       (views(root, settings) as unknown as () => Context['render'])().call(ctx, view, locals);
   const renderServiceView = renderOf(viewsDir);
   const renderKitView = renderOf(KIT_VIEWS);
+  const templatesPath: Middleware = (ctx, next) => {
+    ctx.state.path = ctx.path; // the templates' `path`
+    return next();
+  };
   return {
-    assets: files.middleware,
-    /** `ctx.render` for a page request. */
-    views: views(viewsDir, settings),
+    /** Before the page routes: the assets, then `ctx.render` and the templates' `path`. */
+    middleware: compose([files.middleware, views(viewsDir, settings), templatesPath]),
     /** GET /docs: the API reference, a kit view in the service's layout. */
     docs: new Router().get('/docs', async (ctx) => {
       ctx.set('Cache-Control', DOCS_CACHE);
@@ -91,33 +76,4 @@ export function pages(
             return ctx.body as string;
           },
   };
-}
-
-/** The files of `dirs` under /assets/, at URLs naming their version so as to be cached for good. */
-function assets(dirs: readonly string[]) {
-  const files = new Map<string, { dir: string; version: string }>();
-  for (const dir of dirs) {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const other = files.get(entry.name);
-      if (other) throw new Error(`${entry.name} is both in ${other.dir} and in ${dir}`);
-      const version = hash('sha1', readFileSync(join(dir, entry.name)), 'base64url').slice(0, 12);
-      files.set(entry.name, { dir, version });
-    }
-  }
-  const middleware: Middleware = async (ctx, next) => {
-    const name = ctx.path.slice(PREFIX.length);
-    const file = ctx.path.startsWith(PREFIX) ? files.get(name) : undefined;
-    if (file === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    const versioned = ctx.query.v === file.version;
-    ctx.set('Cache-Control', versioned ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
-    await send(ctx, name, { root: file.dir });
-    ctx.set('ETag', `W/"${file.version}"`); // the hash its URL names
-  };
-  const url = (name: string): string => {
-    const file = files.get(name);
-    if (!file) throw new Error(`No asset named ${name} in ${dirs.join(' or ')}`);
-    return `${PREFIX}${name}?v=${file.version}`;
-  };
-  return { url, middleware };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { markDraining } from './health.js';
 import { createLogger, exitAfterLogs, type Logger } from './log.js';
-import { API_SECURITY_HEADERS } from './security-headers.js';
+import { API_SECURITY_HEADERS } from './middleware/security-headers.js';
 
 /** From the moment the server stops accepting: longer than any request should take. */
 const FORCED_EXIT_MS = 10_000;

@@ -118,19 +118,19 @@ describe('CORS', () => {
   });
 
   it('is off with no origins', async () => {
-    const { app, request } = fixtureService({ cors: { origins: [] } });
+    const { app, request } = fixtureService({ corsOrigins: [] });
     const res = await request(app.callback()).get('/api/items').set('Origin', 'https://a.example');
     expect(res.headers['access-control-allow-origin']).to.equal(undefined);
   });
 
   it('answers any origin with * when configured so', async () => {
-    const { app, request } = fixtureService({ cors: { origins: ['*'] } });
+    const { app, request } = fixtureService({ corsOrigins: ['*'] });
     const res = await request(app.callback()).get('/api/items').set('Origin', 'https://a.example');
     expect(res.headers['access-control-allow-origin']).to.equal('*');
   });
 
   it('gives the same CORS headers to a request without Origin, whose answer a shared cache may give a browser', async () => {
-    const { app, request } = fixtureService({ cors: { origins: ['*'] } });
+    const { app, request } = fixtureService({ corsOrigins: ['*'] });
     const server = app.callback();
     const withOrigin = await request(server).get('/api/items').set('Origin', 'https://a.example');
     const without = await request(server).get('/api/items').expect(200);
@@ -141,7 +141,7 @@ describe('CORS', () => {
   });
 
   it('says no Vary: Origin beside Access-Control-Allow-Origin: *, errors included', async () => {
-    const { app, request } = fixtureService({ cors: { origins: ['*'] } });
+    const { app, request } = fixtureService({ corsOrigins: ['*'] });
     const server = app.callback();
     const res = await request(server)
       .get('/api/items')
@@ -158,7 +158,7 @@ describe('CORS', () => {
   });
 
   it('lets a script read the 400 of a malformed request: a broken query, a bad Host', async () => {
-    const { app, request } = fixtureService({ cors: { origins: ['https://a.example'] } });
+    const { app, request } = fixtureService({ corsOrigins: ['https://a.example'] });
     const server = app.callback();
     const brokenQuery = await request(server)
       .get('/api/items?name=%ZZ')

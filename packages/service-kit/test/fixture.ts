@@ -183,7 +183,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
     routers: [pages],
     errorView: 'error.pug',
     formatting: { shout: (text: string) => text.toUpperCase() },
-    cors: { origins: ['https://allowed.example'] },
+    corsOrigins: ['https://allowed.example'],
     ...options,
   });
   const conformance = new Conformance(api.document as never, JSON_PATHS);

@@ -1,16 +1,15 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
-import { normalizePath } from '../src/routing.js';
+import { path } from '../src/middleware/path.js';
 import { expectPagesNotFound } from '../src/testing/answers.js';
 import { expectErrorBody } from '../src/testing/http.js';
 import { fixtureService } from './fixture.js';
 
 describe('paths', () => {
-  describe('normalizePath', () => {
-    const seen = new Koa().use((ctx) => {
-      normalizePath(ctx);
-      ctx.body = { path: ctx.path, url: ctx.url };
+  describe('the path middleware, alone', () => {
+    const seen = new Koa().use(path((p) => p.startsWith('/api/'))).use((ctx) => {
+      ctx.body = { path: ctx.path, url: ctx.url, jsonPath: ctx.state.jsonPath };
     });
     const server = seen.callback();
     const pathOf = async (url: string) => (await request(server).get(url)).body.path;
@@ -25,7 +24,12 @@ describe('paths', () => {
         expect(await pathOf(path), path).to.equal(path);
       }
       const res = await request(server).get('/%61?q=%61&x=%2F');
-      expect(res.body).to.deep.equal({ path: '/a', url: '/a?q=%61&x=%2F' });
+      expect(res.body).to.deep.equal({ path: '/a', url: '/a?q=%61&x=%2F', jsonPath: false });
+    });
+
+    it('decides the kind of path on its normal form', async () => {
+      expect((await request(server).get('/%61pi/games')).body.jsonPath).to.equal(true);
+      expect((await request(server).get('/API/games')).body.jsonPath).to.equal(false);
     });
   });
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
+import { readQueryInOnePass } from '../src/middleware/well-formed.js';
 import { expectErrorBody } from '../src/testing/http.js';
-import { readQueryInOnePass } from '../src/well-formed.js';
 import { fixtureService } from './fixture.js';
 import { rawExchange, servedFixture } from './raw-http.js';
 

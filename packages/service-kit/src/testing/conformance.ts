@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import request from 'supertest';
 import { jsonPathTest } from '../app.js';
-import { normalizedPath } from '../routing.js';
+import { normalizedPath } from '../middleware/path.js';
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, Response> }>> };
 type Response = { content?: Record<string, unknown> };

@@ -6,7 +6,7 @@ import { fixtureService } from '../fixture.js';
 describe('expectKitWired', () => {
   const wiring: KitWiring = {
     service: 'fixture',
-    app: (options) => fixtureService({ cors: { origins: ['*'] }, ...options }).app,
+    app: (options) => fixtureService({ corsOrigins: ['*'], ...options }).app,
     path: '/api/big/2',
     route: '/api/big/:size',
     cors: { origin: '*', methods: 'GET,POST,DELETE,HEAD' },

@@ -2,32 +2,38 @@
 // (what nginx calls a lingering close).
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import { isHttpError } from 'http-errors';
-import type { Context } from 'koa';
-import { DISCARDED_ON_ERROR } from './api-headers.js';
-import { CACHE_CONTROL } from './cache-control.js';
-import type { ErrorBody } from './errors.js';
-import type { Logger } from './log.js';
+import type Koa from 'koa';
+import type { Context, Middleware, ParameterizedContext } from 'koa';
+import { DISCARDED_ON_ERROR } from '../api-headers.js';
+import { CACHE_CONTROL } from '../cache-control.js';
+import type { ErrorBody } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { KitState } from './path.js';
+
+/** Errors of an answer whose client went away in the middle of it (a probe that timed out too). */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 
 /**
  * The one place where failures become answers: an error meant for the client (http-errors'
  * `expose`) keeps its status, message, details and headers; anything else is logged and answered
- * with a generic message. Each gets the security headers again, and outside the API the error
- * page, when it renders.
+ * with a generic message. So does an error status the routes left without a body (the routers'
+ * 404 and 405). Each gets the security headers again (`secure`: the failure may have come before
+ * they were set) and, outside the JSON paths, the error page when it renders. A failure after the
+ * answer started cuts it: the client sees it cut, not an answer that never ends.
  */
-export function errorAnswers(
+export function errors(
   logger: Logger,
-  isApi: (ctx: Context) => boolean,
-  setSecurityHeaders: (ctx: Context) => void,
+  secure: (ctx: Context) => void,
   renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined,
-) {
-  const answer = async (ctx: Context, body: ErrorBody) => {
+): Middleware<KitState> {
+  const answer = async (ctx: ParameterizedContext<KitState>, body: ErrorBody) => {
     ctx.status = body.status;
-    setSecurityHeaders(ctx);
+    secure(ctx);
     ctx.set('Cache-Control', CACHE_CONTROL.noStore);
     // A body left unread is dropped within bounds, so that closing cannot reset the answer away;
     // beyond them it stays unread (Node would read all of it to reuse the connection).
     if (!(await dropUnreadBody(ctx.req))) ctx.set('Connection', 'close');
-    if (renderPage && !isApi(ctx)) {
+    if (renderPage && !ctx.state.jsonPath) {
       try {
         ctx.body = await renderPage(ctx, body);
         ctx.status = body.status;
@@ -38,25 +44,45 @@ export function errorAnswers(
     }
     ctx.body = body;
   };
-  return {
-    /** An error status the routes left without a body (the router's 404 and 405). */
-    fellThrough: (ctx: Context) =>
-      answer(ctx, { error: fallThroughMessage(ctx, isApi(ctx)), status: ctx.status }),
-    /** What a layer or a route threw. */
-    thrown: (ctx: Context, error: unknown) => {
-      const body = toErrorBody(error);
-      if (body.status >= 500) {
-        logger.error(
-          { err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId },
-          isHttpError(error) && error.expose ? error.message : 'unhandled error',
-        );
-      }
-      for (const name of DISCARDED_ON_ERROR) ctx.remove(name);
-      const { headers } = Object(error) as { headers?: unknown };
-      if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
-      return answer(ctx, body);
-    },
+  const thrown = (ctx: ParameterizedContext<KitState>, error: unknown) => {
+    const body = toErrorBody(error);
+    if (body.status >= 500) {
+      logger.error(
+        { err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId },
+        isHttpError(error) && error.expose ? error.message : 'unhandled error',
+      );
+    }
+    for (const name of DISCARDED_ON_ERROR) ctx.remove(name);
+    const { headers } = Object(error) as { headers?: unknown };
+    if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
+    return answer(ctx, body);
   };
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status >= 400 && ctx.body == null && !ctx.res.headersSent) {
+        await answer(ctx, { error: fallThroughMessage(ctx), status: ctx.status });
+      }
+    } catch (error) {
+      if (!ctx.res.headersSent) await thrown(ctx, error);
+      else {
+        ctx.app.emit('error', error, ctx);
+        ctx.res.destroy();
+      }
+    }
+  };
+}
+
+/**
+ * A failure after the answer has started (a client gone in the middle of a streamed body) reaches
+ * Koa's 'error' event, not the middleware, and Koa would print its stack to stderr: it is logged.
+ */
+export function logLateErrors(app: Koa, logger: Logger): void {
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (CLIENT_GONE.has(error.code ?? '')) {
+      logger.debug({ err: error }, 'the client left before the answer was sent');
+    } else logger.error({ err: error }, 'the answer failed after it started');
+  });
 }
 
 function toErrorBody(error: unknown): ErrorBody {
@@ -70,7 +96,8 @@ function toErrorBody(error: unknown): ErrorBody {
   return body;
 }
 
-function fallThroughMessage(ctx: Context, api: boolean): string {
+function fallThroughMessage(ctx: ParameterizedContext<KitState>): string {
+  const api = ctx.state.jsonPath;
   if (ctx.status === 404 && api) return `Nothing here: ${ctx.method} ${ctx.path}`;
   if (ctx.status === 404) return `There is no page at ${ctx.path}.`;
   if (ctx.status === 405) return `Method ${ctx.method} is not allowed on ${ctx.path}`;

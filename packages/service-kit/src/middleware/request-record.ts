@@ -3,26 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RouterContext } from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { Histogram, type Registry } from 'prom-client';
-import { CACHE_CONTROL } from './cache-control.js';
-import { HEALTH_PATHS } from './health.js';
-import type { Logger } from './log.js';
-import { Router } from './routing.js';
+import { HEALTH_PATHS } from '../health.js';
+import type { Logger } from '../log.js';
+import type { KitState } from './path.js';
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
-
-/** A JSON path: its errors are JSON, as the API's. */
-export const METRICS_PATH = '/metrics';
-
-/** GET /metrics: the registry in Prometheus' text format. */
-export function metricsRouter(registry: Registry): Router {
-  return new Router().get(METRICS_PATH, async (ctx) => {
-    ctx.set('Cache-Control', CACHE_CONTROL.noStore);
-    ctx.type = registry.contentType;
-    ctx.body = await registry.metrics();
-  });
-}
 
 /** Probes come every few seconds: their successes are logged at debug level, below people's. */
 const PROBES = new Set<string>(Object.values(HEALTH_PATHS));
@@ -35,10 +22,14 @@ function routeOf(ctx: Context): string {
 }
 
 /**
- * What every request gets: an id, its time to answer in `metrics` (whose `_count` counts the
- * requests: one metric per request, not two) and, when given, one line in `log`.
+ * What every request gets: an id (the caller's X-Request-Id when sane, else a new one), its time
+ * to answer in `metrics` (whose `_count` counts the requests: one metric per request, not two)
+ * and, when given, one line in `log` once its answer is final.
  */
-export function requestRecords(log: Logger | undefined, metrics: Registry | undefined) {
+export function requestRecord(
+  log: Logger | undefined,
+  metrics: Registry | undefined,
+): Middleware<KitState> {
   const duration =
     metrics &&
     new Histogram({
@@ -48,26 +39,22 @@ export function requestRecords(log: Logger | undefined, metrics: Registry | unde
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [metrics],
     });
-  return {
-    /** Gives the request its id (the caller's X-Request-Id when sane); returns when it started. */
-    start(ctx: Context): number {
-      const started = performance.now();
-      const given = ctx.req.headers['x-request-id'];
-      const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
-      ctx.state.requestId = requestId;
-      ctx.res.setHeader('X-Request-Id', requestId);
-      return started;
-    },
-    /** Once the answer is final. */
-    finish(ctx: Context, started: number): void {
+  return async (ctx, next) => {
+    const started = performance.now();
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
       const seconds = (performance.now() - started) / 1e3;
       const { method, status } = ctx;
       duration?.observe({ method, route: routeOf(ctx), status: String(status) }, seconds);
       if (log) {
         const level = status < 400 && PROBES.has(ctx.path) ? 'debug' : 'info';
-        const { requestId } = ctx.state;
         log[level]({ method, path: ctx.path, status, requestId, ms: seconds * 1e3 }, 'request');
       }
-    },
+    }
   };
 }

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
-import type { Context } from 'koa';
-import { BadRequest } from './errors.js';
+import type { Middleware } from 'koa';
+import { BadRequest } from '../errors.js';
 
 /**
  * RFC 3986's host[:port], as RFC 9112 section 3.2 asks of Host: a reg-name (an IPv4 address is
@@ -19,8 +19,8 @@ function validHost(host: string): boolean {
   return isIPv6(host.slice(1, host.lastIndexOf(']')));
 }
 
-/** What Node lets through but no route can answer; a broken query Koa would keep as raw text. */
-export function checkWellFormed(ctx: Context): void {
+/** 400 for what Node lets through but no route can answer; a broken query Koa would keep as raw text. */
+export const wellFormed: Middleware = (ctx, next) => {
   const { host } = ctx.req.headers;
   if (host) {
     if (!validHost(host)) throw new BadRequest('The Host header is not a valid host[:port]');
@@ -49,7 +49,8 @@ export function checkWellFormed(ctx: Context): void {
       }
     }
   }
-}
+  return next();
+};
 
 /**
  * Koa's `ctx.query` scans the whole query once per name (`getAll`), so that thousands of names

@@ -6,7 +6,7 @@ import {
   kitFormatting,
   schemaJson,
   schemaRef,
-} from '../src/views.js';
+} from '../src/formatting.js';
 
 describe('the API reference helpers', () => {
   it('turns backtick spans into code and escapes everything else', () => {

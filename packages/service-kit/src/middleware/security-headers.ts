@@ -1,5 +1,6 @@
 import helmet from 'helmet';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import type { KitState } from './path.js';
 
 /** The Content-Security-Policy of sites whose pages load only their own assets. */
 const PAGES_POLICY = {
@@ -28,11 +29,14 @@ export const API_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ['X-Frame-Options', FRAMING.toUpperCase()],
 ];
 
-/** Pages get helmet, as its README shows it, connect-style on Node's request and response. */
-export function securityHeaders(
-  isJson: (ctx: Context) => boolean,
-  contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY,
-): (ctx: Context) => void {
+/**
+ * Pages get helmet, as its README shows it, connect-style on Node's request and response; JSON
+ * answers the fixed headers. `secure` sets them on a context; `middleware` before the routes.
+ */
+export function securityHeaders(contentSecurityPolicy: Record<string, string[]> = PAGES_POLICY): {
+  secure: (ctx: Context) => void;
+  middleware: Middleware<KitState>;
+} {
   const pageHeaders = helmet({
     frameguard: { action: FRAMING },
     referrerPolicy: { policy: REFERRER_POLICY },
@@ -42,8 +46,15 @@ export function securityHeaders(
   const rethrow = (error?: unknown) => {
     if (error) throw error;
   };
-  return (ctx) => {
-    if (!isJson(ctx)) return pageHeaders(ctx.req, ctx.res, rethrow);
-    for (const [name, value] of API_SECURITY_HEADERS) ctx.res.setHeader(name, value);
+  const secure = (ctx: Context) => {
+    if (!(ctx.state as KitState).jsonPath) return pageHeaders(ctx.req, ctx.res, rethrow);
+    for (const [name, value] of API_SECURITY_HEADERS) ctx.set(name, value);
+  };
+  return {
+    secure,
+    middleware: (ctx, next) => {
+      secure(ctx);
+      return next();
+    },
   };
 }

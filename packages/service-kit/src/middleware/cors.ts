@@ -1,20 +1,19 @@
 // Hand-written: @koa/cors 5 has no option to leave out `Vary: Origin` when every origin is
 // allowed, which would make a shared cache (the stack's edge) keep one copy per origin.
-import type { Context } from 'koa';
-import { EXPOSED_HEADERS } from './api-headers.js';
-import type { Operation } from './operations.js';
+import type { Middleware } from 'koa';
+import { EXPOSED_HEADERS } from '../api-headers.js';
+import type { Operation } from '../operations.js';
+import type { KitState } from './path.js';
 
 /**
- * CORS for the requests `applies` selects (the JSON API), from `origins` (`*`, or a list; none
- * turns it off), as the kit README says. With `*`, every answer says so, Origin or not. The step
- * answers a preflight itself, and then says so (true).
+ * CORS for the JSON paths, from `origins` (`*`, or a list; none turns it off), as the kit README
+ * says. With `*`, every answer says so, Origin or not. A preflight is answered here.
  */
-export function corsFor(
-  applies: (ctx: Context) => boolean,
+export function cors(
   operations: readonly Operation[],
   origins: readonly string[],
-): (ctx: Context) => boolean {
-  if (origins.length === 0) return () => false;
+): Middleware<KitState> {
+  if (origins.length === 0) return (_ctx, next) => next();
   const anyOrigin = origins.includes('*');
   const methods = new Set<string>();
   const headers = new Set(['X-Request-Id']);
@@ -33,21 +32,21 @@ export function corsFor(
     'Access-Control-Max-Age': '600',
   };
   const exposed = EXPOSED_HEADERS.join(',');
-  return (ctx) => {
-    if (!applies(ctx)) return false;
+  return (ctx, next) => {
+    if (!ctx.state.jsonPath) return next();
     let allowed = '*';
     if (!anyOrigin) {
       ctx.vary('Origin');
       allowed = ctx.get('Origin');
-      if (!origins.includes(allowed)) return false;
+      if (!origins.includes(allowed)) return next();
     }
-    ctx.res.setHeader('Access-Control-Allow-Origin', allowed);
+    ctx.set('Access-Control-Allow-Origin', allowed);
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
       ctx.set(preflight);
       ctx.status = 204;
-      return true;
+      return;
     }
-    ctx.res.setHeader('Access-Control-Expose-Headers', exposed);
-    return false;
+    ctx.set('Access-Control-Expose-Headers', exposed);
+    return next();
   };
 }
