@@ -16,9 +16,11 @@ export class Router extends KoaRouter {
 }
 
 /** The router answers OPTIONS with an empty text/plain 200: Allow is the whole answer, a 204. */
-const optionsWithoutBody: Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.method === 'OPTIONS' && ctx.status === 200 && ctx.body === '') ctx.status = 204;
+const optionsWithoutBody: Middleware = (ctx, next) => {
+  if (ctx.method !== 'OPTIONS') return next();
+  return next().then(() => {
+    if (ctx.status === 200 && ctx.body === '') ctx.status = 204;
+  });
 };
 
 /**
