@@ -4,7 +4,6 @@ SHELL := /bin/bash
 KIT := packages/service-kit
 SERVICES := $(patsubst %/package.json,%,$(wildcard *-service/package.json))
 PACKAGES := $(KIT) $(SERVICES)
-INSTALLED := $(addsuffix /node_modules/.package-lock.json,$(PACKAGES))
 NPM := npm --no-audit --no-fund --loglevel=error
 
 .PHONY: help install build start start-dist test test-mongo lint format bench bench-scale bench-wal test-reliability
@@ -18,58 +17,62 @@ help: ## List the targets
 install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/, two at a time
 	@bash scripts/in-packages.sh "npm ci" "$(NPM) ci" cd-service $(filter-out cd-service,$(PACKAGES)) bench
 
-# Installs a package only when its lock file is newer than its node_modules.
-%/node_modules/.package-lock.json: %/package-lock.json
-	@echo "== $*: npm ci (first install)"
-	@if [ "$*" = cd-service ]; then echo "   cd-service compiles SQLite's driver from source: about a minute on 2 cores, once"; fi
-	@cd $* && $(NPM) ci
+# The packages among $(1) not installed since their lock file last changed, cd-service first: it
+# compiles SQLite's driver on one core while the others install beside it.
+stale = $(foreach p,$(filter cd-service,$(1)) $(filter-out cd-service,$(1)),$(if $(shell [ $(p)/node_modules/.package-lock.json -nt $(p)/package-lock.json ] || echo stale),$(p)))
+# A command that installs those, two at a time (JOBS) as make install does, saying how it goes.
+install-stale = bash scripts/in-packages.sh "npm ci (first install)" "$(NPM) ci" $(call stale,$(1))
 
-build: $(INSTALLED) ## Compile the kit and every service to JavaScript (dist/), as the images do
+.PHONY: bench-installed
+bench-installed:
+	@$(call install-stale,bench)
+
+build: ## Compile the kit and every service to JavaScript (dist/), as the images do
+	@$(call install-stale,$(PACKAGES))
 	@for p in $(PACKAGES); do echo "== $$p: build"; (cd $$p && $(NPM) run build) || exit 1; done
 
-start: $(INSTALLED) ## Start every service from its TypeScript sources (edit, Ctrl-C, start again)
-	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait; echo stopped; exit 0' INT TERM; \
-	for s in $(SERVICES); do (cd $$s && exec node --conditions=source --import tsx src/server.ts) & pids+=($$!); done; \
-	node scripts/announce-ready.mjs & pids+=($$!); \
-	wait
+# Request logs are off unless LOG_REQUESTS says otherwise: they would bury the Ready line.
+start: ## Start every service from its TypeScript sources, installing what is missing first (edit, Ctrl-C, start again)
+	@LOG_REQUESTS=$${LOG_REQUESTS:-false} bash scripts/run-services.sh '$(call install-stale,$(PACKAGES))' \
+	  'exec node --conditions=source --import tsx src/server.ts' $(SERVICES)
 
-# Runs each service's `npm start` command (its scripts.start, as the images do), but without npm:
-# npm and its `sh -c` do not pass SIGTERM on, so the servers would outlive a stopped make. Here
-# the subshell execs sh, which execs the command, so the trap signals node itself.
+# Runs each service's `npm start` command (its scripts.start, as the images do), but without npm,
+# so that the signal reaches node (scripts/run-services.sh).
 start-dist: build ## Start every service from the compiled JavaScript, as in production
-	@pids=(); trap 'kill -TERM "$${pids[@]}" 2>/dev/null; wait; echo stopped; exit 0' INT TERM; \
-	for s in $(SERVICES); do \
-	  (cd $$s && cmd=$$(node -p 'require("./package.json").scripts.start') && \
-	   PATH="$$PWD/node_modules/.bin:$$PATH" exec sh -c "exec $$cmd") & pids+=($$!); \
-	done; \
-	wait
+	@bash scripts/run-services.sh true \
+	  'cmd=$$(node -p "require(\"./package.json\").scripts.start") && PATH="$$PWD/node_modules/.bin:$$PATH" exec sh -c "exec $$cmd"' \
+	  $(SERVICES)
 
 # The test targets write no colour codes when their output is not a terminal (a CI log, a file):
 # mocha's ✔ is coloured by picocolors, which takes CI=true for a terminal but honours NO_COLOR.
-test: $(INSTALLED) ## Run the kit's and every service's tests, two packages at a time (JOBS); fails if any fails
+test: ## Run the kit's and every service's tests, two packages at a time (JOBS); fails if any fails
+	@$(call install-stale,$(PACKAGES))
 	@[ -t 1 ] || export NO_COLOR=1; bash scripts/in-packages.sh tests "$(NPM) test" $(PACKAGES)
 
-test-mongo: $(KIT)/node_modules/.package-lock.json cd-service/node_modules/.package-lock.json ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else it fails saying what to set
+test-mongo: ## cd-service's MongoDB suites: against MONGODB_URI, else the wire emulator of ../shared/mongo-wire, else it fails saying what to set
+	@$(call install-stale,$(KIT) cd-service)
 	@[ -t 1 ] || export NO_COLOR=1; bash scripts/test-mongo.sh
 
-lint: $(INSTALLED) bench/node_modules/.package-lock.json ## Type-check and lint the kit, every service and bench/
+lint: ## Type-check and lint the kit, every service and bench/
+	@$(call install-stale,$(PACKAGES) bench)
 	@failed=""; \
 	for p in $(PACKAGES) bench; do echo "== $$p: lint"; (cd $$p && $(NPM) run lint) || failed="$$failed $$p"; done; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi
 
-format: $(INSTALLED) ## Rewrite the code in the house style
+format: ## Rewrite the code in the house style
+	@$(call install-stale,$(PACKAGES) bench)
 	@for p in $(PACKAGES) bench; do (cd $$p && $(NPM) run format); done
 
-bench: build bench/node_modules/.package-lock.json ## Benchmarks of the compiled services: each route against plain Koa replaying its answer and a bare node:http replay, layer costs from a CPU profile, growth with the data, the CD WAL under steady writes, memory (writes bench/RESULTS.md; about 27 minutes)
+bench: build bench-installed ## Benchmarks of the compiled services: each route against plain Koa replaying its answer and a bare node:http replay, layer costs from a CPU profile, growth with the data, the CD WAL under steady writes, memory (writes bench/RESULTS.md; about 27 minutes)
 	@cd bench && node --import tsx src/bench.ts --write
 
-bench-scale: build bench/node_modules/.package-lock.json ## The bench's growth section alone: 1,000 records against 100,000 games (and the CDs' large size); rewrites that section of bench/RESULTS.md (about 10 minutes)
+bench-scale: build bench-installed ## The bench's growth section alone: 1,000 records against 100,000 games (and the CDs' large size); rewrites that section of bench/RESULTS.md (about 10 minutes)
 	@cd bench && node --import tsx src/bench.ts --scale --write
 
-bench-wal: build bench/node_modules/.package-lock.json ## cd-service's WAL under 5 minutes of steady writes at 1,000,000 CDs: its largest size, writes/s, failures (prints it; about 7 minutes)
+bench-wal: build bench-installed ## cd-service's WAL under 5 minutes of steady writes at 1,000,000 CDs: its largest size, writes/s, failures (prints it; about 7 minutes)
 	@cd bench && node --import tsx src/bench.ts --wal
 
-test-reliability: build bench/node_modules/.package-lock.json ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
+test-reliability: build bench-installed ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
 	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) test
 
 # ---- Containers (containers/README.md), on the Docker engine: `docker compose`, else
@@ -104,7 +107,7 @@ check-containers: ## Static checks: every compose file combination, every Docker
 smoke-containers: ## Build the images and smoke-test both stacks through the edge on Docker (SKIPPED when no engine answers)
 	@bash containers/smoke-test.sh
 
-test-thousandfold: bench/node_modules/.package-lock.json ## The SQLite stack on Docker at 1,000 times the seeds under 64 clients through the edge for 120 s, and games alone on its seed's texts 1,000 times over: fails on a 5xx, an answer over 10 s, a restart or an OOM kill (SKIPPED when no engine answers; about 4 minutes)
+test-thousandfold: bench-installed ## The SQLite stack on Docker at 1,000 times the seeds under 64 clients through the edge for 120 s, and games alone on its seed's texts 1,000 times over: fails on a 5xx, an answer over 10 s, a restart or an OOM kill (SKIPPED when no engine answers; about 4 minutes)
 	@bash containers/thousandfold.sh
 
 # ---- Kubernetes (deploy/kubernetes/README.md): kubectl renders the kustomizations, npm's

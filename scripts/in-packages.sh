@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
-# Runs one command in each package, JOBS (default 2) packages at a time: `make install` (one
-# package compiles SQLite's driver on one core while the others install) and `make test` (a suite
-# spends much of its time waiting on a browser or a child process, which another suite fills).
-# Each package's output is printed whole when it ends, so the log reads one package at a time.
-# Exits 1 naming the packages that failed, or if any did not run.
+# Runs one command in each package, JOBS (default 2) packages at a time: `make install` and the
+# first `make start` (one package compiles SQLite's driver on one core while the others install)
+# and `make test` (a suite spends much of its time waiting on a browser or a child process, which
+# another suite fills). Each package's output is printed whole when it ends, so the log reads one
+# package at a time; meanwhile a line says when each package starts, and every PROGRESS_SECONDS
+# (default 20) one line names those still running, so that a long compile is never silent.
+# Exits 1 naming the packages that failed, or if any did not run; with no package, does nothing.
 # Usage: scripts/in-packages.sh WHAT 'COMMAND' PACKAGE...   (WHAT names the step in the log)
 set -euo pipefail
 what=$1 command=$2
 shift 2
+[ "$#" -gt 0 ] || exit 0
 logs=$(mktemp -d)
+mkdir "$logs/running"
 declare -A running=() # pid -> package
 failed=() passed=0
 stop() {
   local pid
-  for pid in "${!running[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${!running[@]}" ${ticker:-}; do kill "$pid" 2>/dev/null || true; done
   rm -rf "$logs"
 }
 trap stop EXIT
 
-log_of() { echo "$logs/${1//\//_}.log"; }
+name_of() { echo "${1//\//_}"; }
+log_of() { echo "$logs/$(name_of "$1").log"; }
 
 # Waits for any running package to end and prints its output.
 finish_one() {
@@ -27,13 +32,32 @@ finish_one() {
   wait -n -p pid "${!running[@]}" || status=$?
   package=${running[$pid]}
   unset "running[$pid]"
+  rm -f "$logs/running/$(name_of "$package")"
   echo "== $package: $what"
   cat "$(log_of "$package")"
   if [ "$status" = 0 ]; then passed=$((passed + 1)); else failed+=("$package"); fi
 }
 
+interval=${PROGRESS_SECONDS:-20}
+(
+  # Its sleep ends with it: a sleep left behind would hold the output open.
+  trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+  elapsed=0
+  while :; do
+    sleep "$interval" &
+    nap=$!
+    wait "$nap"
+    elapsed=$((elapsed + interval))
+    still=$(ls "$logs/running" 2>/dev/null | tr '_' '/' | paste -sd ' ') || true
+    [ -z "$still" ] || echo "   ${elapsed} s, still running: $still"
+  done
+) &
+ticker=$!
+
 for package in "$@"; do
   [ "${#running[@]}" -lt "${JOBS:-2}" ] || finish_one
+  echo "-- $package: $what, started"
+  touch "$logs/running/$(name_of "$package")"
   (cd "$package" && exec sh -c "$command") >"$(log_of "$package")" 2>&1 &
   running[$!]=$package
 done

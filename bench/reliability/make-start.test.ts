@@ -1,64 +1,31 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { repoRoot } from '../src/process.js';
 import { freshCdFile } from './cd-store.js';
+import { groupAlive, groupEnded, spawnMake } from './make.js';
 
 const SERVICES = ['games-service', 'travel-service', 'cd-service'];
 
-/** Whether any process of the group is alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `make start` (the three services from their sources) in a process group of its own, as a
- * terminal runs it; resolves once the three are listening.
- */
+/** `make start` (the three services from their sources); resolves once the three are listening. */
 async function makeStart(file: string, env: NodeJS.ProcessEnv = { PORT: '0' }) {
-  const child = spawn('make', ['--no-print-directory', 'start'], {
-    cwd: repoRoot,
+  const started = spawnMake('start', {
     // PORT=0 (the default here): each service binds a free port of its own, whatever else runs
     // on this machine.
     env: {
-      ...process.env,
+      LOG_REQUESTS: 'false',
       ...env,
       HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
       MONGODB_URI: '',
       CD_DB_PATH: file,
       CD_SEED: 'false',
       ITINERARY_SEED: 'make-start',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
   });
-  let output = '';
-  const listening = new Set<string>();
-  const ready = new Promise<void>((resolve, reject) => {
-    const take = (chunk: Buffer) => {
-      output += chunk;
-      for (const service of SERVICES)
-        if (output.includes(`"message":"${service} listening"`)) listening.add(service);
-      if (listening.size === SERVICES.length) resolve();
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.once('exit', (code) =>
-      reject(new Error(`make start exited (${code}) before the services listened:\n${output}`)),
-    );
-  });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  await ready;
-  return { child, pgid: child.pid as number, exited, output: () => output };
+  await started.until((output) =>
+    SERVICES.every((service) => output.includes(`"message":"${service} listening"`)),
+  );
+  return started;
 }
 
 describe('make start stops cleanly, by Ctrl-C or SIGTERM', function () {
@@ -73,9 +40,8 @@ describe('make start stops cleanly, by Ctrl-C or SIGTERM', function () {
         else started.child.kill('SIGTERM');
         await started.exited;
         // make may be gone before the services it started: wait for the whole group.
-        for (let i = 0; i < 600 && groupAlive(started.pgid); i++) await sleep(50);
-        expect(groupAlive(started.pgid), 'a process of make start is still running').to.equal(
-          false,
+        expect(await groupEnded(started.pgid), 'a process of make start is still running').to.equal(
+          true,
         );
         const output = started.output();
         expect(output).not.to.match(/Segmentation fault|core dumped|forcing exit/);
@@ -113,7 +79,56 @@ describe('make start tells a newcomer where the services are', function () {
     } finally {
       process.kill(-started.pgid, 'SIGINT');
       await started.exited;
-      for (let i = 0; i < 600 && groupAlive(started.pgid); i++) await sleep(50);
+      await groupEnded(started.pgid);
     }
   });
+});
+
+describe('make start fails at once when a service cannot start', function () {
+  this.timeout(120_000);
+
+  it('a setting that cannot be right: make exits non-zero, naming the service, nothing left running', async () => {
+    // The services would all refuse it; before, make waited for the ready line and exited 0.
+    const started = spawnMake('start', {
+      env: { PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'yes', CD_DB_PATH: freshCdFile() },
+    });
+    try {
+      const [code] = await started.exited;
+      expect(code, started.output()).to.be.a('number').and.not.equal(0);
+      expect(started.output()).to.include('LOG_REQUESTS must be true or false');
+      expect(started.output()).to.match(/(games|travel|cd)-service ended by itself \(exit 1\)/);
+      expect(started.output().split('\n'), 'a line `stopped` (as after Ctrl-C)').not.to.include(
+        'stopped',
+      );
+      expect(await groupEnded(started.pgid), 'a process of make start is still running').to.equal(
+        true,
+      );
+    } finally {
+      if (groupAlive(started.pgid)) process.kill(-started.pgid, 'SIGKILL');
+    }
+  });
+});
+
+describe('make start leaves request logs off unless LOG_REQUESTS turns them on', function () {
+  this.timeout(180_000);
+
+  for (const logRequests of [undefined, 'true']) {
+    it(`LOG_REQUESTS ${logRequests ?? 'unset'}: ${logRequests ? 'one line per request' : 'no request line'}`, async () => {
+      const started = await makeStart(freshCdFile(), { PORT: '0', LOG_REQUESTS: logRequests });
+      try {
+        const url = /"url":"(http:[^"]+)".*"message":"games-service listening"/.exec(
+          started.output(),
+        )?.[1];
+        expect(url, started.output()).to.be.a('string');
+        expect((await fetch(`${url}/api/games/1`)).status).to.equal(200);
+      } finally {
+        process.kill(-started.pgid, 'SIGINT');
+        await started.exited;
+        await groupEnded(started.pgid);
+      }
+      // Stopped after the answer: a request line, if any, was written before the shutdown's.
+      const lines = started.output().match(/"path":"\/api\/games\/1".*"message":"request"/g) ?? [];
+      expect(lines).to.have.length(logRequests ? 1 : 0);
+    });
+  }
 });

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot } from '../src/process.js';
+
+/** Whether any process of the group is alive. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `make TARGET` in a process group of its own, as a terminal runs it, with its output (stdout and
+ * stderr, as a terminal shows them) and a way to wait for a line of it.
+ */
+export function spawnMake(
+  target: string,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {},
+) {
+  const child = spawn('make', ['--no-print-directory', ...(options.args ?? []), target], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const take = (chunk: Buffer) => {
+    output += chunk;
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  let ended = false;
+  exited.then(() => {
+    ended = true;
+    for (const listener of listeners) listener();
+  });
+  /** Resolves once `predicate` holds of the output; rejects if make ends before. */
+  const until = (predicate: (output: string) => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (predicate(output)) {
+          listeners.delete(check);
+          resolve();
+        } else if (ended) {
+          listeners.delete(check);
+          reject(new Error(`make ${target} ended before what was awaited:\n${output}`));
+        }
+      };
+      listeners.add(check);
+      check();
+    });
+  return { child, pgid: child.pid as number, exited, output: () => output, until };
+}
+
+/** Waits (a generous bound) until no process of the group is left. */
+export async function groupEnded(pgid: number): Promise<boolean> {
+  for (let i = 0; i < 600 && groupAlive(pgid); i++) await sleep(50);
+  return !groupAlive(pgid);
+}
