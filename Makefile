@@ -19,7 +19,7 @@ install: ## Install every package exactly as locked (npm ci): the kit, the servi
 
 # The packages among $(1) not installed since their lock file last changed, cd-service first: it
 # compiles SQLite's driver on one core while the others install beside it.
-stale = $(foreach p,$(filter cd-service,$(1)) $(filter-out cd-service,$(1)),$(if $(shell [ $(p)/node_modules/.package-lock.json -nt $(p)/package-lock.json ] || echo stale),$(p)))
+stale = $(foreach p,$(filter cd-service,$(1)) $(filter-out cd-service,$(1)),$(if $(shell [ -e $(p)/node_modules/.package-lock.json ] && [ ! $(p)/package-lock.json -nt $(p)/node_modules/.package-lock.json ] || echo stale),$(p)))
 # A command that installs those, two at a time (JOBS) as make install does, saying how it goes.
 install-stale = bash scripts/in-packages.sh "npm ci (first install)" "$(NPM) ci" $(call stale,$(1))
 
