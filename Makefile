@@ -6,7 +6,7 @@ SERVICES := $(patsubst %/package.json,%,$(wildcard *-service/package.json))
 PACKAGES := $(KIT) $(SERVICES)
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help install build start start-dist test test-mongo lint format bench bench-scale bench-wal test-reliability
+.PHONY: help install build start start-dist reset-data test test-mongo lint format bench bench-scale bench-wal test-reliability
 .DEFAULT_GOAL := help
 
 help: ## List the targets
@@ -42,6 +42,10 @@ start-dist: build ## Start every service from the compiled JavaScript, as in pro
 	@bash scripts/run-services.sh true \
 	  'cmd=$$(node -p "require(\"./package.json\").scripts.start") && PATH="$$PWD/node_modules/.bin:$$PATH" exec sh -c "exec $$cmd"' \
 	  $(SERVICES)
+
+reset-data: ## Put cd-service's sample collection back: deletes its SQLite file (CD_DB_PATH), which the next start reloads from seeds/cds.json; refused while cd-service runs
+	@$(call install-stale,$(KIT) cd-service)
+	@cd cd-service && node --conditions=source --import tsx scripts/reset-data.ts
 
 # The test targets write no colour codes when their output is not a terminal (a CI log, a file):
 # mocha's ✔ is coloured by picocolors, which takes CI=true for a terminal but honours NO_COLOR.

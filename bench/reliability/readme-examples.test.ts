@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { repoRoot } from '../src/process.js';
+import { startFromSources } from './from-sources.js';
 
 /**
  * Every example of a service README's "Examples" section, run as pasted (bash and curl) against
@@ -69,39 +70,6 @@ function missingLine(expected: string[], output: string): string | undefined {
   return undefined;
 }
 
-/** The service from its sources on a free port, as `npm run dev` runs it; resolves with its URL. */
-async function startService(service: string, env: Record<string, string>) {
-  const child = spawn('node', ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
-    cwd: join(repoRoot, service),
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      MONGODB_URI: '',
-      CD_DB_PATH: join(mkdtempSync(join(tmpdir(), 'readme-examples-')), 'cds.sqlite'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const found = /"url":"(http:[^"]+)"[^\n]*listening/.exec(output)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`${service} exited (${code}):\n${output}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
 /** Runs the steps in one bash, as pasted one after the other; each step's stdout and status. */
 async function runSteps(steps: Step[]): Promise<{ output: string; status: number }[]> {
   const dir = mkdtempSync(join(tmpdir(), 'readme-examples-'));
@@ -134,7 +102,7 @@ describe("the service READMEs' examples do what they say, pasted as they are, on
       const env: Record<string, string> = { ...settings[n] };
       const names = Object.keys(env).map((name) => `${name}=${env[name]}`);
       it(`${service}: examples, block ${n + 1}${names.length ? ` (${names.join(' ')})` : ''}`, async () => {
-        const started = await startService(service, env);
+        const started = await startFromSources(service, env);
         try {
           const local = `http://127.0.0.1:${DEFAULT_PORTS[service as keyof typeof DEFAULT_PORTS]}`;
           const steps = stepsOf(block).map((step) => ({
