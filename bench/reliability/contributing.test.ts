@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,12 +20,16 @@ async function filesRun(pkg: string, command: string[]): Promise<string[]> {
   return [...new Set(tests.map((test) => test.file.slice(join(repoRoot, pkg).length + 1)))];
 }
 
+const contributing = readFileSync(join(repoRoot, 'CONTRIBUTING.md'), 'utf8');
+
 describe("CONTRIBUTING's test commands run what they say", function () {
   this.timeout(120_000);
 
-  // One file of each package: CONTRIBUTING's own example for games.
+  // CONTRIBUTING's own example (for games), and one file of each other package.
+  const example =
+    /`npx mocha (test\/[^`]+)`/.exec(contributing)?.[1] ?? 'missing from CONTRIBUTING';
   const subsets = {
-    'games-service': 'test/http/api.test.ts',
+    'games-service': example,
     'travel-service': 'test/http/kit-wiring.test.ts',
     'cd-service': 'test/http/kit-wiring.test.ts',
     'packages/service-kit': 'test/cors.test.ts',
@@ -45,4 +49,23 @@ describe("CONTRIBUTING's test commands run what they say", function () {
       'test/e2e/layout.test.ts',
     ]);
   });
+});
+
+describe("CONTRIBUTING's list of the places a new route touches", () => {
+  const section =
+    contributing.split(/^## /m).find((part) => part.startsWith('Adding a route')) ?? '';
+  const named = [...section.matchAll(/`([\w./-]+\.(?:ts|mjs|pug|cfg))`/g)].map(
+    (match) => match[1] ?? '',
+  );
+
+  it('names files', () => {
+    expect(named).to.include.members(['test/http/openapi.test.ts', 'proxy/haproxy.cfg']);
+  });
+
+  for (const path of new Set(named)) {
+    it(`${path} exists${path.startsWith('bench/') || path.startsWith('containers/') || path.startsWith('proxy/') ? '' : ' in a service'}`, () => {
+      const places = ['.', 'games-service', 'travel-service', 'cd-service'];
+      expect(places.some((place) => existsSync(join(repoRoot, place, path)))).to.equal(true);
+    });
+  }
 });
