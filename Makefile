@@ -12,8 +12,8 @@ NPM := npm --no-audit --no-fund --loglevel=error
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-# cd-service first: it compiles SQLite's driver from source (about a minute, on one core) while
-# the others install beside it.
+# cd-service first: it compiles SQLite's driver from source (two minutes or so, on one core)
+# while the others install beside it.
 install: ## Install every package exactly as locked (npm ci): the kit, the services, bench/, two at a time
 	@bash scripts/in-packages.sh "npm ci" "$(NPM) ci" cd-service $(filter-out cd-service,$(PACKAGES)) bench
 
