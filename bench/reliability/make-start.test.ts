@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { freshCdFile } from './cd-store.js';
-import { groupAlive, groupEnded, spawnMake } from './make.js';
+import { commandsOfGroup, groupAlive, groupEnded, spawnMake } from './make.js';
 
 const SERVICES = ['games-service', 'travel-service', 'cd-service'];
 
@@ -59,6 +59,33 @@ describe('make start stops cleanly, by Ctrl-C or SIGTERM', function () {
       expect(existsSync(file)).to.equal(true);
     });
   }
+});
+
+describe('make start stops on Ctrl-C in its first moments too', function () {
+  this.timeout(120_000);
+
+  it('Ctrl-C once the servers are launched, before they listen: stopped, nothing left running', async () => {
+    const started = spawnMake('start', {
+      env: { PORT: '0', HOST: '127.0.0.1', CD_DB_PATH: freshCdFile(), CD_SEED: 'false' },
+    });
+    try {
+      for (
+        let i = 0;
+        i < 600 &&
+        !commandsOfGroup(started.pgid).some((command) => command.includes('src/server.ts'));
+        i++
+      )
+        await sleep(10);
+      process.kill(-started.pgid, 'SIGINT');
+      await started.exited;
+      expect(started.output().split('\n'), started.output()).to.include('stopped');
+      expect(await groupEnded(started.pgid), 'a process of make start is still running').to.equal(
+        true,
+      );
+    } finally {
+      if (groupAlive(started.pgid)) process.kill(-started.pgid, 'SIGKILL');
+    }
+  });
 });
 
 describe('make start tells a newcomer where the services are', function () {

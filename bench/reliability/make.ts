@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../src/process.js';
 
@@ -63,4 +64,20 @@ export function spawnMake(
 export async function groupEnded(pgid: number): Promise<boolean> {
   for (let i = 0; i < 600 && groupAlive(pgid); i++) await sleep(50);
   return !groupAlive(pgid);
+}
+
+/** The command lines of the group's processes (Linux: from /proc). */
+export function commandsOfGroup(pgid: number): string[] {
+  const commands: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The process group is the 5th field of stat, after the command in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      commands.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return commands;
 }
