@@ -33,7 +33,7 @@ describe("CONTRIBUTING's test commands run what they say", function () {
     'travel-service': 'test/http/kit-wiring.test.ts',
     'cd-service': 'test/http/kit-wiring.test.ts',
     'packages/service-kit': 'test/cors.test.ts',
-    bench: 'reliability/test-commands.test.ts',
+    bench: 'reliability/contributing.test.ts',
   };
   for (const [pkg, file] of Object.entries(subsets)) {
     it(`${pkg}: npx mocha ${file} runs that file alone`, async () => {
