@@ -22,8 +22,7 @@ stop() {
 }
 trap stop EXIT
 
-name_of() { echo "${1//\//_}"; }
-log_of() { echo "$logs/$(name_of "$1").log"; }
+log_of() { echo "$logs/${1//\//_}.log"; }
 
 # Waits for any running package to end and prints its output.
 finish_one() {
@@ -32,7 +31,7 @@ finish_one() {
   wait -n -p pid "${!running[@]}" || status=$?
   package=${running[$pid]}
   unset "running[$pid]"
-  rm -f "$logs/running/$(name_of "$package")"
+  rm -f "$logs/running/$pid"
   echo "== $package: $what"
   cat "$(log_of "$package")"
   if [ "$status" = 0 ]; then passed=$((passed + 1)); else failed+=("$package"); fi
@@ -48,7 +47,7 @@ interval=${PROGRESS_SECONDS:-20}
     nap=$!
     wait "$nap"
     elapsed=$((elapsed + interval))
-    still=$(ls "$logs/running" 2>/dev/null | tr '_' '/' | paste -sd ' ') || true
+    still=$(cat "$logs"/running/* 2>/dev/null | sort | paste -sd ' ') || true
     [ -z "$still" ] || echo "   ${elapsed} s, still running: $still"
   done
 ) &
@@ -57,9 +56,9 @@ ticker=$!
 for package in "$@"; do
   [ "${#running[@]}" -lt "${JOBS:-2}" ] || finish_one
   echo "-- $package: $what, started"
-  touch "$logs/running/$(name_of "$package")"
   (cd "$package" && exec sh -c "$command") >"$(log_of "$package")" 2>&1 &
   running[$!]=$package
+  echo "$package" >"$logs/running/$!"
 done
 while [ "${#running[@]}" -gt 0 ]; do finish_one; done
 
