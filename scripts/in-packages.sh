@@ -15,9 +15,13 @@ logs=$(mktemp -d)
 mkdir "$logs/running"
 declare -A running=() # pid -> package
 failed=() passed=0
+# Each package runs in a process group of its own (job control), so that stopping it stops
+# everything it started (npm's compiler, a test's browser), not only the shell that runs it.
+set -m
 stop() {
   local pid
-  for pid in "${!running[@]}" ${ticker:-}; do kill "$pid" 2>/dev/null || true; done
+  exec 2>/dev/null # bash's notices of the jobs stopped here
+  for pid in "${!running[@]}" ${ticker:-}; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   rm -rf "$logs"
 }
 trap stop EXIT
@@ -39,19 +43,15 @@ finish_one() {
 
 interval=${PROGRESS_SECONDS:-20}
 (
-  # Its sleep ends with it: a sleep left behind would hold the output open.
-  trap 'kill "$nap" 2>/dev/null; exit 0' TERM
   elapsed=0
-  while :; do
-    sleep "$interval" &
-    nap=$!
-    wait "$nap"
+  while sleep "$interval"; do
     elapsed=$((elapsed + interval))
     still=$(cat "$logs"/running/* 2>/dev/null | sort | paste -sd ' ') || true
     [ -z "$still" ] || echo "   ${elapsed} s, still running: $still"
   done
 ) &
 ticker=$!
+disown "$ticker" # no job notice when it is stopped
 
 for package in "$@"; do
   [ "${#running[@]}" -lt "${JOBS:-2}" ] || finish_one
