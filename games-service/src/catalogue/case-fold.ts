@@ -1,15 +1,11 @@
-import { CASE_FOLDING } from './case-folding-table.js';
+import { FOLDS_AFTER_LOWERING } from './case-folding.generated.js';
 
 /**
  * The characters that still fold once `toLowerCase` has lowered a text: ß, final ς, ligatures,
  * lower-case Cherokee (which folds to its capitals)... `toLowerCase`, native and fast, does the
- * rest as the table would (a test checks every code point), so the class is a small part of the
- * table and a title's capitals call no function.
+ * rest as the fold would (a test checks every code point), so a title's capitals call no function.
  */
-const FOLDS_AFTER_LOWERING = new RegExp(
-  `[${[...CASE_FOLDING.keys()].filter((character) => character.toLowerCase() === character).join('')}]`,
-  'gu',
-);
+const STILL_TO_FOLD = new RegExp(`[${[...FOLDS_AFTER_LOWERING.keys()].join('')}]`, 'gu');
 
 /**
  * Unicode's full case folding (not the Turkic one), which `toLowerCase` is not: "Straße" and
@@ -18,5 +14,5 @@ const FOLDS_AFTER_LOWERING = new RegExp(
 export function foldCase(text: string): string {
   return text
     .toLowerCase()
-    .replace(FOLDS_AFTER_LOWERING, (character) => CASE_FOLDING.get(character) as string);
+    .replace(STILL_TO_FOLD, (character) => FOLDS_AFTER_LOWERING.get(character) as string);
 }
