@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 // Plain supertest: `/` is no route of the JSON API, so the OpenAPI conformance check (helpers.ts) has nothing to say about it.
+import { expectAsciiPages } from 'service-kit/testing';
 import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { type StoreHandle, sqliteFactory } from '../stores.js';
@@ -26,7 +27,6 @@ describe('the pages (the service has no home page: its one page is /docs)', () =
   });
 
   it('/docs is ASCII, which V8 and Node hash and write on their fast paths', async () => {
-    const { text } = await request(app).get('/docs').expect(200);
-    expect(/[\u0080-\uffff]/.exec(text)?.[0], 'a character beyond ASCII').to.equal(undefined);
+    await expectAsciiPages(request(app), [['/docs', 200]]);
   });
 });

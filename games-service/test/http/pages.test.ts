@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { CACHE_CONTROL } from 'service-kit';
+import { expectAsciiPages, expectCacheControl } from 'service-kit/testing';
 import { createApp } from '../../src/app.js';
 import { Catalogue } from '../../src/catalogue/catalogue.js';
 import { makeGame } from '../fixtures.js';
@@ -139,8 +141,7 @@ describe('pages', () => {
   });
 
   it('is ASCII on every page (given ASCII data), which V8 and Node hash and write on their fast paths', async () => {
-    const found: string[] = [];
-    for (const [path, status] of [
+    await expectAsciiPages(request(app), [
       ['/', 200],
       ['/top-rated', 200],
       ['/games/1', 200],
@@ -150,24 +151,14 @@ describe('pages', () => {
       ['/search?q=xyzzy', 200],
       ['/no-such-page', 404],
       ['/docs', 200],
-    ] as const) {
-      const { text } = await request(app).get(path).expect(status);
-      const char = /[\u0080-\uffff]/.exec(text)?.[0];
-      if (char) found.push(`${path}: ${char}`);
-    }
-    expect(found, 'pages with a character beyond ASCII').to.deep.equal([]);
+    ]);
   });
 
-  it('serves the stylesheet with a versioned URL cached for good', async () => {
-    const home = await request(app).get('/');
-    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(home.text)?.[1];
-    expect(href).to.be.a('string');
-    const css = await request(app)
-      .get(href!)
-      .expect(200)
-      .expect('Content-Type', /text\/css/);
-    expect(css.headers['cache-control']).to.include('immutable');
-    expect((await request(app).get('/assets/nope.css')).status).to.equal(404);
+  it('links its stylesheet under a versioned URL, cached for good', async () => {
+    const href = /href="(\/assets\/styles\.css\?v=[\w-]+)"/.exec(
+      (await request(app).get('/')).text,
+    );
+    await expectCacheControl(request(app), [[String(href?.[1]), CACHE_CONTROL.immutable]]);
   });
 });
 

@@ -32,7 +32,7 @@ describe('OpenAPI document and /docs', () => {
 
   it('renders every operation in the service layout at /docs', async () => {
     const res = await request(server).get('/docs').expect(200).expect('Content-Type', /html/);
-    expect(res.text).to.include('· Fixture</title>');
+    expect(res.text).to.include('&#xB7; Fixture</title>');
     const paths = api.document.paths as Record<string, Record<string, { operationId: string }>>;
     for (const operations of Object.values(paths)) {
       for (const { operationId } of Object.values(operations)) {

@@ -21,7 +21,7 @@ describe('compiled views', () => {
       const b = await request(fromPug).get(path);
       expect(a.status, path).to.equal(b.status);
       expect(a.text, path).to.equal(b.text);
-      expect(a.text, path).to.include('· Fixture</title>');
+      expect(a.text, path).to.include('&#xB7; Fixture</title>');
     }
   });
 

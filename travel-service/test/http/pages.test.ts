@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { CACHE_CONTROL } from 'service-kit';
+import { expectAsciiPages, expectCacheControl } from 'service-kit/testing';
 import { createApp } from '../../src/app.js';
 import { type Planned, planItineraries } from '../../src/itineraries/itineraries.js';
 import { seededRandom } from '../../src/itineraries/random.js';
@@ -286,30 +288,17 @@ describe('pages', () => {
     // Kyoto featured on the home page: the seed's data for it, this test's input, is ASCII.
     const kyoto = itineraries.all.indexOf(seededEntry('Kyoto'));
     const app = seededApp({ random: () => (kyoto + 0.5) / itineraries.size }).callback();
-    const found: string[] = [];
-    for (const [path, status] of [
+    await expectAsciiPages(request(app), [
       ['/', 200],
       ['/itineraries?destination=', 400],
       ['/itineraries/kyoto', 200],
       ['/no-such-page', 404],
       ['/docs', 200],
-    ] as const) {
-      const { text } = await request(app).get(path).expect(status);
-      const char = /[\u0080-\uffff]/.exec(text)?.[0];
-      if (char) found.push(`${path}: ${char}`);
-    }
-    expect(found, 'pages with a character beyond ASCII').to.deep.equal([]);
+    ]);
   });
 
-  it('serves the stylesheet with a versioned URL cached for good', async () => {
-    const home = await request(app).get('/');
-    const href = /(\/assets\/styles\.css\?v=[\w-]+)"/.exec(home.text)?.[1];
-    expect(href).to.be.a('string');
-    const res = await request(app)
-      .get(String(href))
-      .expect(200)
-      .expect('Content-Type', /text\/css/);
-    expect(res.headers['cache-control']).to.include('immutable');
-    expect((await request(app).get('/assets/nope.css')).status).to.equal(404);
+  it('links its stylesheet under a versioned URL, cached for good', async () => {
+    const href = /(\/assets\/styles\.css\?v=[\w-]+)"/.exec((await request(app).get('/')).text);
+    await expectCacheControl(request(app), [[String(href?.[1]), CACHE_CONTROL.immutable]]);
   });
 });

@@ -13,6 +13,24 @@ export async function expectCacheControl(client: Client, cases: readonly [string
   }
 }
 
+/**
+ * Each `[path, status]` case answers with that status and a body of ASCII only (give the app
+ * ASCII data): CONTRIBUTING's "pages are ASCII text", whose one character beyond ASCII sends V8
+ * and Node's hashing and writing of the whole page down their slow paths.
+ */
+export async function expectAsciiPages(
+  client: Client,
+  cases: readonly (readonly [string, number])[],
+) {
+  const found: string[] = [];
+  for (const [path, status] of cases) {
+    const { text } = await client.get(path).expect(status);
+    const character = /[\u0080-\uffff]/.exec(text)?.[0];
+    if (character) found.push(`${path}: ${character}`);
+  }
+  assert.deepEqual(found, [], 'pages with a character beyond ASCII');
+}
+
 /** Each path answers the JSON error body with 404: a path under a JSON prefix that no route has. */
 export async function expectJsonNotFound(client: Client, paths: readonly string[]) {
   for (const path of paths) expectErrorBody(await client.get(path), 404);

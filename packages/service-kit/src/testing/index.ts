@@ -1,5 +1,6 @@
 // What a service's tests use from the kit (see README.md: one line each).
 export {
+  expectAsciiPages,
   expectCacheControl,
   expectHealthy,
   expectJsonNotFound,

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
 import {
+  expectAsciiPages,
   expectCacheControl,
   expectHealthy,
   expectJsonNotFound,
@@ -37,6 +38,29 @@ describe('answers over a table of paths', () => {
         ['/api/items', 'no-store'],
       ]);
       expect(await failure(check)).to.match(/the Cache-Control of \/api\/items/);
+    });
+  });
+
+  describe('expectAsciiPages', () => {
+    it("passes on the kit's pages, and fails on a character beyond ASCII, naming the path", async () => {
+      await expectAsciiPages(client, [
+        ['/', 200],
+        ['/docs', 200],
+        ['/nope', 404],
+      ]);
+      const dotted = new Koa().use((ctx) => {
+        ctx.type = 'html';
+        ctx.body = ctx.path === '/dot' ? '<p>a \u00b7 b</p>' : '<p>a &#xB7; b</p>';
+      });
+      const check = expectAsciiPages(request(dotted.callback()), [
+        ['/reference', 200],
+        ['/dot', 200],
+      ]);
+      expect(await failure(check)).to.match(/pages with a character beyond ASCII/);
+      expect(await failure(check))
+        .to.include('/dot: \u00b7')
+        .and.not.include('/reference');
+      expect(await failure(expectAsciiPages(client, [['/nope', 200]]))).to.match(/expected 200/);
     });
   });
 
