@@ -264,8 +264,8 @@ export async function readPageEnd<R extends Record<string, unknown>>(
 /**
  * How far a total is counted when the counting grows with the matches (a range, or two filters):
  * exact up to this, then "at least this many" (X-Total-Count-Relation: gte), as search engines
- * count. With no filter or one equality filter the total is exact at any size. Not 10,000: at
- * 1,000,000 CDs counting 10,001 matches took 2 ms, ten times the page it came with.
+ * count. With no filter or one equality filter the total is exact at any size. Not 10,000:
+ * counting that far cost many times the page it came with (bench/RESULTS.md).
  */
 export const COUNT_LIMIT = 1_000;
 

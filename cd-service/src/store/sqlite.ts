@@ -161,7 +161,7 @@ export function openCdDatabase(file: string, options: SqliteOptions = {}): Datab
     // rows at 100,000 CDs faster (each still misses).
     db.pragma('cache_size = -512');
     // The statement journal that each write opens, for its count triggers, is kept in memory:
-    // as a temporary file it made an insert cost about 50 µs more of CPU.
+    // as a temporary file it made every insert dearer in CPU (bench/RESULTS.md).
     db.pragma('temp_store = MEMORY');
     // A checkpoint that empties the WAL (every 1000 pages by default) cuts the file back to
     // this size: after a large transaction, or when readers held a checkpoint back, the WAL
@@ -270,7 +270,7 @@ function migrate(db: Database.Database): void {
 /**
  * Gives the query planner statistics (ANALYZE, bounded) when the table has none or has grown
  * or shrunk much since: without them it cannot tell that an artist is more selective than a
- * genre, and `?artist=A&genre=G` at 100,000 CDs walked a quarter of them (20 ms). A no-op
+ * genre, and `?artist=A&genre=G` walked a quarter of the CDs (bench/RESULTS.md). A no-op
  * otherwise; an empty table is not analyzed. SQLite's advice for long-lived connections.
  */
 function analyzeWhenUseful(db: Database.Database): void {
@@ -403,7 +403,7 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   };
   /**
    * Reads one part of a list's page (readPage). better-sqlite3 makes each row an object property
-   * by property; its rows as arrays (`raw`), named here, cost a quarter less for a page of 20.
+   * by property; its rows as arrays (`raw`), named here, cost less (bench/RESULTS.md).
    */
   const readPart =
     (query: ListQuery) =>

@@ -12,7 +12,7 @@ export interface Order {
 
 /**
  * The games at `positions`, in that order. A loop: Array.from with a mapping function walks a
- * typed array through its iterator, ten times slower for a page of ten.
+ * typed array through its iterator, far slower (bench/RESULTS.md).
  */
 export function gamesAt(games: readonly Game[], positions: Uint32Array): Game[] {
   const found = new Array<Game>(positions.length);

@@ -153,7 +153,7 @@ export class GameSearch {
   /**
    * The page [offset, offset + limit) of the games the query finds, in its order, and how many
    * it finds in all. The total is exact: counting reads the postings of the query's words (or
-   * a filter's games), a few nanoseconds each; the page is then found by walking the order
+   * a filter's games); the page is then found by walking the order
    * until it is full, from whichever end is nearer, or by sorting the matches when they are few.
    */
   search(query: SearchQuery = {}): SearchResult {

@@ -71,7 +71,7 @@ const CHECK_COST = 4;
 
 /**
  * The words of each game's title and developer, to find the games where every word of a query
- * starts one of them, at a cost that follows the postings read, a few nanoseconds each.
+ * starts one of them, at a cost that follows the postings read.
  *
  * The vocabulary is sorted, so the words a prefix starts have consecutive ids and their posting
  * lists lie end to end in one array. The query's rarest word gives the candidates; each other

@@ -26,7 +26,7 @@ export function answerStable(ctx: Context, body: unknown): void {
 
 /**
  * A JSON array's text in pieces of about 64 K characters. Items are serialized a batch at a time:
- * one JSON.stringify per batch costs a third less than one per item. The batch's length follows
+ * one JSON.stringify per batch costs less than one per item (bench/RESULTS.md). The batch's length follows
  * the items' size, so that a piece stays near 64 K whatever an item weighs.
  */
 function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generator<string> {
@@ -49,7 +49,7 @@ function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generat
 
 /**
  * How many such lists a process writes at once; the next ones wait for a place.
- * Each costs its compressor's state (about 4 MB for brotli) for as long as its client reads.
+ * Each costs its compressor's state (megabytes for brotli) for as long as its client reads.
  */
 export const LISTS_AT_ONCE = 8;
 const listPlaces = pLimit(LISTS_AT_ONCE);

@@ -13,8 +13,8 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 // Brotli's defaults reserve a 4 MB window per stream, for every answer in flight; our answers
 // are far smaller, and a 256 KB window with the size as a hint compresses them as well. A body of
-// unknown size (a list written as it is made, megabytes at most) takes the faster levels: on a
-// list of 145,000 games, gzip 3 and brotli 3 take about a third of the CPU of gzip 6 and brotli 5.
+// unknown size (a list written as it is made, megabytes at most) takes the faster levels, which
+// cost far less CPU for a little more bytes (bench/RESULTS.md).
 const brotli = (size: number | undefined) =>
   createBrotliCompress({
     params: {

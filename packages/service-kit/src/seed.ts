@@ -67,7 +67,7 @@ const MB = (bytes: number) => `${Math.ceil(bytes / 2 ** 20).toLocaleString('en-U
 
 /**
  * What loading a byte of a seed file costs in resident memory at its peak, as measured at
- * 1,000 times the seeds (bench/RESULTS.md), games 2.1 to 2.4, destinations 1.9 to 2.0.
+ * 1,000 times the seeds (bench/RESULTS.md, "The refusal rule").
  */
 const MEMORY_PER_FILE_BYTE = 2;
 

@@ -53,8 +53,8 @@ export const wellFormed: Middleware = (ctx, next) => {
 };
 
 /**
- * Koa's `ctx.query` scans the whole query once per name (`getAll`), so that thousands of names
- * cost tens of milliseconds: this one reads the same object (a repeated name, an array) in one pass.
+ * Koa's `ctx.query` scans the whole query once per name (`getAll`), a cost that grows with the
+ * square of the names (bench/RESULTS.md): this one reads the same object (a repeated name, an array) in one pass.
  */
 export function readQueryInOnePass(app: Koa): void {
   const koas = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request), 'query');

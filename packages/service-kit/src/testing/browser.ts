@@ -5,7 +5,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 /**
  * Debian's Chromium builds, lightest first: the headless shell (what Playwright itself runs for
- * headless tests) takes half the CPU of the full browser on our pages, for the same results.
+ * headless tests) costs less CPU than the full browser, for the same results.
  */
 const DEBIAN_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
 
