@@ -26,8 +26,8 @@ export function answerStable(ctx: Context, body: unknown): void {
 
 /**
  * A JSON array's text in pieces of about 64 K characters. Items are serialized a batch at a time:
- * one JSON.stringify per batch costs less than one per item (bench/RESULTS.md). The batch's length follows
- * the items' size, so that a piece stays near 64 K whatever an item weighs.
+ * one JSON.stringify per batch costs less than one per item (bench/RESULTS.md). The batch's
+ * length follows the items' size, so that a piece stays near 64 K whatever an item weighs.
  */
 function* jsonArray<T>(items: Iterable<T>, shape: (item: T) => unknown): Generator<string> {
   const pieceLength = 65_536;

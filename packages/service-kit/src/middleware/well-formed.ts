@@ -54,7 +54,8 @@ export const wellFormed: Middleware = (ctx, next) => {
 
 /**
  * Koa's `ctx.query` scans the whole query once per name (`getAll`), a cost that grows with the
- * square of the names (bench/RESULTS.md): this one reads the same object (a repeated name, an array) in one pass.
+ * square of the names (bench/RESULTS.md): this one reads the same object (a repeated name, an
+ * array) in one pass.
  */
 export function readQueryInOnePass(app: Koa): void {
   const koas = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request), 'query');
