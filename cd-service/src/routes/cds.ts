@@ -330,7 +330,7 @@ export function cdOperations({
       path: '/cds/:id',
       summary: 'Change some fields of a CD',
       description:
-        'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on. With `If-Match` or `If-None-Match`, only if the CD is at a version they allow; the body is read only then.',
+        'Any non-empty subset of the fields; the others are kept. A CD as read (GET) may be sent back whole, changed: its `id`, `createdAt` and `updatedAt` are ignored when they equal the stored values (any other value is a 400 naming the field). `updatedAt` moves on. With `If-Match` or `If-None-Match`, only if the CD is at a version they allow; the body is read only then.',
       parameters: [idParameter, ifMatchParameter, ifNoneMatchParameter],
       requestBody: schemas.update,
       responses: {
@@ -341,8 +341,8 @@ export function cdOperations({
       use: [auth, current, body],
       handler: async (ctx) => {
         const at = now();
-        const patch = validUpdate(ctx.state.body, at);
-        const { id, condition } = ctx.state;
+        const { id, cd, condition } = ctx.state;
+        const patch = validUpdate(ctx.state.body, at, cd.cd);
         const updated = found(await store.update(id, changesFor(patch, at), condition), id);
         sendWritten(ctx, 200, tagged(ctx, updated));
       },
