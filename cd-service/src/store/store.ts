@@ -97,5 +97,10 @@ export interface CdStore {
   seedOnce(records: Iterable<CdRecord>): Promise<number>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Whether the last write failed because the store could not take it (SQLite: a full disk, a
+   * file that may not grow, a file gone); the next write that succeeds clears it.
+   */
+  writesFailing(): boolean;
   close(): Promise<void>;
 }

@@ -716,7 +716,7 @@ describeEachStore('HTTP API /cds', (factory) => {
 
   describe('service behaviour', () => {
     it('GET /healthz reports the store and that it answers', async () => {
-      await expectHealthy(request(app), { store: factory.name });
+      await expectHealthy(request(app), { store: factory.name, writes: 'ok' });
     });
 
     it('GET /healthz answers 503 when the store does not answer', async () => {
@@ -728,7 +728,7 @@ describeEachStore('HTTP API /cds', (factory) => {
       const res = await request(createApp({ store: failing, logger }).callback())
         .get('/healthz')
         .expect(503);
-      expect(res.body).to.deep.equal({ status: 'unavailable', store: factory.name });
+      expect(res.body).to.deep.equal({ status: 'unavailable', store: factory.name, writes: 'ok' });
       expect(logger.lines.some((line) => line.level === 'error')).to.equal(true);
     });
 
