@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   CACHE_CONTROL,
   type Context,
-  type FailureReason,
   judgePreconditions,
   NotFound,
   type Operation,
@@ -117,6 +116,9 @@ const listRefusal = (verdict: Verdict) =>
       ? 'If-Match could not be read (it must be * or a list of quoted entity tags), so it names no current list'
       : 'If-Match names no current list: a list has only a weak ETag, which If-Match never matches (send If-None-Match to revalidate)',
   );
+
+/** Why a precondition failed, as the kit's verdict says. */
+type FailureReason = Extract<Verdict, { outcome: 'failed' }>['reason'];
 
 /** The opaque value of a CD's strong ETag: its version. */
 const cdTag = (version: number) => String(version);

@@ -10,7 +10,7 @@ export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { describeApi } from './operations.js';
 export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
-export type { FailureReason, Preconditions, Verdict } from './preconditions.js';
+export type { Preconditions, Verdict } from './preconditions.js';
 export { Router } from './routing.js';
 export { recordLabel, SeedError, seedEntries, seedFile } from './seed.js';
 export { runService } from './serve.js';
