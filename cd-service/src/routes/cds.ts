@@ -31,7 +31,7 @@ import {
 } from '../cd/validate.js';
 import type { CdStore, PageSummary, VersionCondition, VersionedCd } from '../store/store.js';
 import { requireToken } from './bearer-token.js';
-import { jsonBody } from './json-body.js';
+import { jsonBody, requestBody } from './json-body.js';
 import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
@@ -168,6 +168,17 @@ function versionCondition({ ifMatch, ifNoneMatch }: Preconditions): VersionCondi
   return { ...(matching && { in: matching }), ...(notIn && { notIn }) };
 }
 
+/** What the steps of a request naming one CD hand on to its handler, in `ctx.state.current`. */
+interface CurrentCd {
+  id: string;
+  found: VersionedCd;
+  /** The condition its write runs under. */
+  condition: VersionCondition;
+}
+
+/** The CD the `current` step found, with its id and the condition of a write. */
+const currentOf = (ctx: Context): CurrentCd => ctx.state.current as CurrentCd;
+
 /**
  * Sets the strong ETag of a single CD's answer (RFC 9110 §8.8.1); returns the CD, its body. A
  * strong tag names these exact bytes, so the kit's compression sends the answer as it is.
@@ -209,9 +220,12 @@ export function cdOperations({
       ctx.status = 304;
       return;
     }
-    ctx.state.id = id;
-    ctx.state.cd = cd;
-    ctx.state.condition = versionCondition(requestPreconditions(ctx));
+    const current: CurrentCd = {
+      id,
+      found: cd,
+      condition: versionCondition(requestPreconditions(ctx)),
+    };
+    ctx.state.current = current;
     await next();
   };
   const schemas = cdSchemas(maxYear(now()));
@@ -303,7 +317,7 @@ export function cdOperations({
       use: [auth, body],
       handler: async (ctx) => {
         const at = now();
-        const input = validCreate(ctx.state.body, at);
+        const input = validCreate(requestBody(ctx), at);
         const created = await store.insert(newRecord(input, newId(), at));
         ctx.set('Location', `/cds/${created.cd.id}`);
         sendWritten(ctx, 201, tagged(ctx, created));
@@ -324,7 +338,7 @@ export function cdOperations({
       },
       errors: [400, 404, 412, 503],
       use: [current],
-      handler: (ctx) => sendRead(ctx, tagged(ctx, ctx.state.cd)),
+      handler: (ctx) => sendRead(ctx, tagged(ctx, currentOf(ctx).found)),
     },
     {
       id: 'updateCd',
@@ -343,8 +357,8 @@ export function cdOperations({
       use: [auth, current, body],
       handler: async (ctx) => {
         const at = now();
-        const { id, cd, condition } = ctx.state;
-        const patch = validUpdate(ctx.state.body, at, cd.cd);
+        const { id, found: stored, condition } = currentOf(ctx);
+        const patch = validUpdate(requestBody(ctx), at, stored.cd);
         const updated = found(await store.update(id, changesFor(patch, at), condition), id);
         sendWritten(ctx, 200, tagged(ctx, updated));
       },
@@ -361,7 +375,7 @@ export function cdOperations({
       bearerAuth: true,
       use: [auth, current],
       handler: async (ctx) => {
-        const { id, condition } = ctx.state;
+        const { id, condition } = currentOf(ctx);
         if (!(await store.delete(id, condition))) throw notFound(id);
         sendWritten(ctx, 204);
       },
