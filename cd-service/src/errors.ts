@@ -1,15 +1,7 @@
 import createError from 'http-errors';
 
-// As the kit's errors: http-errors' constructors return the error they build, with their own
+// As the kit's errors (its PreconditionFailed included): http-errors' constructors return the error they build, with their own
 // prototype; each class gives it back its own, so that `instanceof` holds.
-
-/** 412: a precondition of the request (`If-Match`, `If-None-Match`) does not hold; nothing was changed. */
-export class PreconditionFailed extends createError.PreconditionFailed {
-  constructor(message: string) {
-    super(message);
-    Object.setPrototypeOf(this, new.target.prototype);
-  }
-}
 
 /** 503: the store does not answer; the client may try again later. */
 export class ServiceUnavailable extends createError.ServiceUnavailable {

@@ -1,5 +1,6 @@
 import { BadRequest, bodyValidator, type ErrorDetail } from 'service-kit';
 import {
+  type Cd,
   type CdInput,
   type CdPatch,
   FIELD_NAMES,
@@ -39,7 +40,13 @@ function buildSchemas(latestYear: number) {
   const properties = fieldSchemas(latestYear);
   return {
     create: { type: 'object', properties, required: FIELD_NAMES, additionalProperties: false },
-    update: { type: 'object', properties, minProperties: 1, additionalProperties: false },
+    update: {
+      type: 'object',
+      description: `Any non-empty subset of the fields. A CD as read may be sent back whole: its ${SERVICE_FIELDS.join(', ')} are ignored when they equal the stored values, and a 400 naming the field otherwise`,
+      properties,
+      minProperties: 1,
+      additionalProperties: false,
+    },
   };
 }
 
@@ -53,13 +60,12 @@ const textMessages = Object.fromEntries(
   }),
 );
 
-const bodyOptions = (label: string) => ({
+const isServiceField = (name: string) => (SERVICE_FIELDS as readonly string[]).includes(name);
+
+const bodyOptions = (label: string, serviceField: string) => ({
   label,
   messages: textMessages,
-  unknownMessage: (name: string) =>
-    (SERVICE_FIELDS as readonly string[]).includes(name)
-      ? 'is set by the service and cannot be given'
-      : undefined,
+  unknownMessage: (name: string) => (isServiceField(name) ? serviceField : undefined),
 });
 
 interface Compiled {
@@ -76,8 +82,17 @@ function compiledFor(latestYear: number): Compiled {
     const schemas = buildSchemas(latestYear);
     entry = {
       schemas,
-      create: bodyValidator(schemas.create, bodyOptions('CD')),
-      update: bodyValidator(schemas.update, bodyOptions('update')),
+      create: bodyValidator(
+        schemas.create,
+        bodyOptions('CD', 'is set by the service and cannot be given'),
+      ),
+      update: bodyValidator(
+        schemas.update,
+        bodyOptions(
+          'update',
+          'is set by the service and cannot be changed: send it as read, or leave it out',
+        ),
+      ),
     };
     compiled.set(latestYear, entry);
   }
@@ -127,9 +142,24 @@ export function validCreate(body: unknown, now: Date = new Date()): CdInput {
   return compiledFor(maxYear(now)).create(body);
 }
 
-/** The fields of an update, trimmed: at least one, nothing else; a 400 otherwise. */
-export function validUpdate(body: unknown, now: Date = new Date()): CdPatch {
-  return compiledFor(maxYear(now)).update(body);
+/**
+ * The fields of an update, trimmed: at least one, nothing else; a 400 otherwise. The fields the
+ * service sets may come along, as a CD read whole and sent back does, when they equal those of
+ * `stored`: they are left out; any other value of theirs is a 400 naming the field.
+ */
+export function validUpdate(body: unknown, now: Date = new Date(), stored?: Cd): CdPatch {
+  return compiledFor(maxYear(now)).update(stored ? withoutStoredValues(body, stored) : body);
+}
+
+/** The body without the service's fields that hold exactly the stored values. */
+function withoutStoredValues(body: unknown, stored: Cd): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  // fromEntries keeps `__proto__` a plain key, for the validator to refuse.
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      ([name, value]) => !(isServiceField(name) && value === stored[name as keyof Cd]),
+    ),
+  );
 }
 
 /** A new CD's fields checked, for code that reports problems itself (the seed file). */

@@ -2,12 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   CACHE_CONTROL,
   type Context,
+  judgePreconditions,
   NotFound,
   type Operation,
   type Parameter,
+  PreconditionFailed,
+  type Preconditions,
   pagingHeaders,
-  readEntityTags,
+  requestPreconditions,
   setPageHeaders,
+  type Verdict,
 } from 'service-kit';
 import {
   buildListQuery,
@@ -25,16 +29,9 @@ import {
   validCreate,
   validUpdate,
 } from '../cd/validate.js';
-import { PreconditionFailed } from '../errors.js';
-import {
-  type CdStore,
-  type PageSummary,
-  type VersionCondition,
-  type VersionedCd,
-  VersionMismatch,
-} from '../store/store.js';
+import type { CdStore, PageSummary, VersionCondition, VersionedCd } from '../store/store.js';
 import { requireToken } from './bearer-token.js';
-import { jsonBody } from './json-body.js';
+import { jsonBody, requestBody } from './json-body.js';
 import { idParameter, parseId } from './params.js';
 
 export interface CdRouteOptions {
@@ -112,54 +109,75 @@ function listTag(
   return `${version}.${createHash('sha1').update(page).digest('base64url').slice(0, 16)}`;
 }
 
-/** A list's tag is weak: If-Match, which compares strongly, never matches it. */
-const listRefusal = () =>
+/** A list's tag is weak: If-Match, which compares strongly, never matches it (`*` aside). */
+const listRefusal = (verdict: Verdict) =>
   new PreconditionFailed(
-    'If-Match names no current list: a list has only a weak ETag, which If-Match never matches (send If-None-Match to revalidate)',
+    verdict.outcome === 'failed' && verdict.reason === 'unreadable'
+      ? 'If-Match could not be read (it must be * or a list of quoted entity tags), so it names no current list'
+      : 'If-Match names no current list: a list has only a weak ETag, which If-Match never matches (send If-None-Match to revalidate)',
   );
+
+/** Why a precondition failed, as the kit's verdict says. */
+type FailureReason = Extract<Verdict, { outcome: 'failed' }>['reason'];
 
 /** The opaque value of a CD's strong ETag: its version. */
 const cdTag = (version: number) => String(version);
 
-type Precondition = 'If-Match' | 'If-None-Match';
-
 /**
- * Step 4 of a request: its preconditions (RFC 9110 §13.2.2) against the current ETag of what it
- * names. If-Match first, compared strongly (a weak tag never matches), then If-None-Match,
- * compared weakly, where `*` matches whatever exists. A false one is the error `refusal` makes
- * (a 412), but for If-None-Match on GET and HEAD, which returns true: the answer is a 304. A
- * malformed header is a 400.
+ * The 412 of a precondition that does not hold for the CD `id`, saying what was wrong: the CD
+ * changed since the tag, or is at a tag If-None-Match names; a weak tag, which If-Match never
+ * matches; an If-Match that could not be read.
  */
-function notModified(
-  ctx: Context,
-  etag: { opaque: string; weak: boolean },
-  refusal: (failed: Precondition) => Error,
-): boolean {
-  const ifMatch = readEntityTags(ctx, 'If-Match');
-  if (ifMatch !== undefined && ifMatch !== '*' && (etag.weak || !ifMatch.includes(etag.opaque))) {
-    throw refusal('If-Match');
+function refusal(ctx: Context, id: string, reason: FailureReason): PreconditionFailed {
+  const unchanged = ctx.method === 'GET' || ctx.method === 'HEAD' ? '' : '; nothing was changed';
+  switch (reason) {
+    case 'weak':
+      return new PreconditionFailed(
+        `If-Match names a weak tag (W/"..."), which never matches: If-Match compares strongly. Send the CD's ETag as it was given, such as "3"${unchanged}`,
+      );
+    case 'unreadable':
+      return new PreconditionFailed(
+        'If-Match could not be read: it must be * or a list of quoted entity tags, such as "3", "7"; it names no version of the CD',
+      );
+    case 'matches':
+      return new PreconditionFailed(
+        `The CD ${id} is at a version If-None-Match names (* names any)${unchanged}: read it again (GET) and send its new ETag`,
+      );
+    default:
+      return new PreconditionFailed(
+        `The CD ${id} has changed since the version If-Match names${unchanged}: read it again (GET) and send its new ETag`,
+      );
   }
-  const ifNoneMatch = readEntityTags(ctx, 'If-None-Match');
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch !== '*' && !ifNoneMatch.includes(etag.opaque)) return false;
-  if (ctx.method === 'GET' || ctx.method === 'HEAD') return true;
-  throw refusal('If-None-Match');
 }
 
 /**
- * The condition a write runs under once notModified has let it through: the versions its
+ * The condition a write runs under once its preconditions have let it through: the versions its
  * If-Match names, none of those its If-None-Match names (a tag that is no version names none),
- * so that the store refuses it if the CD changed in between.
+ * so that the store refuses it if the CD changed in between. If-Match compares strongly: its
+ * weak tags name no version.
  */
-function versionCondition(ctx: Context): VersionCondition {
-  const versions = (tags: '*' | string[] | undefined) =>
-    tags === undefined || tags === '*'
+function versionCondition({ ifMatch, ifNoneMatch }: Preconditions): VersionCondition {
+  const versions = (tags: Preconditions['ifMatch'], strongOnly: boolean) =>
+    tags === undefined || typeof tags === 'string'
       ? undefined
-      : tags.filter((tag) => /^[1-9][0-9]{0,14}$/.test(tag)).map(Number);
-  const ifMatch = versions(readEntityTags(ctx, 'If-Match'));
-  const ifNoneMatch = versions(readEntityTags(ctx, 'If-None-Match'));
-  return { ...(ifMatch && { in: ifMatch }), ...(ifNoneMatch && { notIn: ifNoneMatch }) };
+      : tags
+          .filter((tag) => !(strongOnly && tag.weak) && /^[1-9][0-9]{0,14}$/.test(tag.opaque))
+          .map((tag) => Number(tag.opaque));
+  const notIn = versions(ifNoneMatch, false);
+  const matching = versions(ifMatch, true);
+  return { ...(matching && { in: matching }), ...(notIn && { notIn }) };
 }
+
+/** What the steps of a request naming one CD hand on to its handler, in `ctx.state.current`. */
+interface CurrentCd {
+  id: string;
+  found: VersionedCd;
+  /** The condition its write runs under. */
+  condition: VersionCondition;
+}
+
+/** The CD the `current` step found, with its id and the condition of a write. */
+const currentOf = (ctx: Context): CurrentCd => ctx.state.current as CurrentCd;
 
 /**
  * Sets the strong ETag of a single CD's answer (RFC 9110 §8.8.1); returns the CD, its body. A
@@ -194,16 +212,20 @@ export function cdOperations({
   const current: Operation['handler'] = async (ctx, next) => {
     const id = parseId(ctx.params);
     const cd = found(await store.get(id), id);
-    const refusal = (failed: Precondition) => new VersionMismatch(id, failed);
-    if (notModified(ctx, { opaque: cdTag(cd.version), weak: false }, refusal)) {
+    const verdict = judgePreconditions(ctx, { etag: `"${cdTag(cd.version)}"` });
+    if (verdict.outcome === 'failed') throw refusal(ctx, id, verdict.reason);
+    if (verdict.outcome === 'not-modified') {
       ctx.set('Cache-Control', CACHE_CONTROL.revalidate);
       tagged(ctx, cd);
       ctx.status = 304;
       return;
     }
-    ctx.state.id = id;
-    ctx.state.cd = cd;
-    ctx.state.condition = versionCondition(ctx);
+    const current: CurrentCd = {
+      id,
+      found: cd,
+      condition: versionCondition(requestPreconditions(ctx)),
+    };
+    ctx.state.current = current;
     await next();
   };
   const schemas = cdSchemas(maxYear(now()));
@@ -256,10 +278,13 @@ export function cdOperations({
           ctx.status = 200;
           return tag;
         };
-        if (ctx.get('If-None-Match') || ctx.get('If-Match')) {
+        const { ifMatch, ifNoneMatch } = requestPreconditions(ctx);
+        if (ifMatch !== undefined || ifNoneMatch !== undefined) {
           // The page's headers are in its tag: a 304 carries those of the 200 that gave it.
           const tag = answer(await store.summarize(query));
-          if (notModified(ctx, { opaque: tag, weak: true }, listRefusal)) {
+          const verdict = judgePreconditions(ctx, { etag: `W/"${tag}"` });
+          if (verdict.outcome === 'failed') throw listRefusal(verdict);
+          if (verdict.outcome === 'not-modified') {
             ctx.status = 304;
             return;
           }
@@ -292,7 +317,7 @@ export function cdOperations({
       use: [auth, body],
       handler: async (ctx) => {
         const at = now();
-        const input = validCreate(ctx.state.body, at);
+        const input = validCreate(requestBody(ctx), at);
         const created = await store.insert(newRecord(input, newId(), at));
         ctx.set('Location', `/cds/${created.cd.id}`);
         sendWritten(ctx, 201, tagged(ctx, created));
@@ -313,7 +338,7 @@ export function cdOperations({
       },
       errors: [400, 404, 412, 503],
       use: [current],
-      handler: (ctx) => sendRead(ctx, tagged(ctx, ctx.state.cd)),
+      handler: (ctx) => sendRead(ctx, tagged(ctx, currentOf(ctx).found)),
     },
     {
       id: 'updateCd',
@@ -321,7 +346,7 @@ export function cdOperations({
       path: '/cds/:id',
       summary: 'Change some fields of a CD',
       description:
-        'Any non-empty subset of the fields; the others are kept. `updatedAt` moves on. With `If-Match` or `If-None-Match`, only if the CD is at a version they allow; the body is read only then.',
+        'Any non-empty subset of the fields; the others are kept. A CD as read (GET) may be sent back whole, changed: its `id`, `createdAt` and `updatedAt` are ignored when they equal the stored values (any other value is a 400 naming the field). `updatedAt` moves on. With `If-Match` or `If-None-Match`, only if the CD is at a version they allow; the body is read only then.',
       parameters: [idParameter, ifMatchParameter, ifNoneMatchParameter],
       requestBody: schemas.update,
       responses: {
@@ -332,8 +357,8 @@ export function cdOperations({
       use: [auth, current, body],
       handler: async (ctx) => {
         const at = now();
-        const patch = validUpdate(ctx.state.body, at);
-        const { id, condition } = ctx.state;
+        const { id, found: stored, condition } = currentOf(ctx);
+        const patch = validUpdate(requestBody(ctx), at, stored.cd);
         const updated = found(await store.update(id, changesFor(patch, at), condition), id);
         sendWritten(ctx, 200, tagged(ctx, updated));
       },
@@ -350,7 +375,7 @@ export function cdOperations({
       bearerAuth: true,
       use: [auth, current],
       handler: async (ctx) => {
-        const { id, condition } = ctx.state;
+        const { id, condition } = currentOf(ctx);
         if (!(await store.delete(id, condition))) throw notFound(id);
         sendWritten(ctx, 204);
       },

@@ -12,6 +12,12 @@ declare module 'inflation' {
   }
 }
 
+/** Koa's request with the parsed body where Koa's body parsers put it (koa declares no `body`). */
+type ParsedRequest = Context['request'] & { body?: unknown };
+
+/** The body jsonBody parsed, at ctx.request.body. */
+export const requestBody = (ctx: Context): unknown => (ctx.request as ParsedRequest).body;
+
 const UTF8 = new Set(['', 'utf-8', 'utf8']);
 /** Refuses bytes that are not UTF-8 (a CESU-8 surrogate too) rather than writing U+FFFD for them. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -37,7 +43,7 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Parses a JSON body into ctx.state.body (Koa's place for what middleware passes on): 400 when there is none, it is malformed, its bytes
+ * Parses a JSON body into ctx.request.body, as Koa's body parsers do: 400 when there is none, it is malformed, its bytes
  * are not UTF-8 (decoded strictly, before parsing) or its Content-Encoding does not decode; 415
  * when it is not JSON, labelled with another charset or in an encoding we do not take (gzip,
  * deflate and br are taken); 413 when it is over `limit`, and the rest of it is not read. A
@@ -79,7 +85,7 @@ export function jsonBody(limit = '100kb'): Operation['handler'] {
       throw new BadRequest('The body is not valid UTF-8');
     }
     try {
-      ctx.state.body = parseJson(text);
+      (ctx.request as ParsedRequest).body = parseJson(text);
     } catch (error) {
       const { message } = error as Error;
       throw new BadRequest(

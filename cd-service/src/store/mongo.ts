@@ -338,6 +338,9 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
         { ms: healthTimeout, operation: 'ping' },
       ),
 
+    // A mongod whose disk is full stops serving (WiredTiger ends it): the ping sees that.
+    writesFailing: () => false,
+
     async close() {
       await connection.close();
     },

@@ -75,6 +75,12 @@ export class DatabaseFileGone extends Error {
   readonly code = 'DATABASE_FILE_GONE';
 }
 
+/** SQLite's codes of a write the disk did not take: full, or a write the file system refused. */
+const NO_ROOM = /^SQLITE_(FULL|IOERR)(_|$)/;
+
+const isNoRoom = (error: unknown) =>
+  error instanceof Database.SqliteError && NO_ROOM.test(error.code);
+
 /** Whether an error says that the database itself fails (not the statement). */
 export function isUnavailable(error: unknown): error is SqliteError {
   return error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code);
@@ -444,11 +450,47 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   const insertRecord = (record: CdRecord) =>
     insert.run(RECORD_PROPERTIES.map((name) => record[name]));
 
+  let failing = false;
+  /**
+   * After a write the disk did not take: copies the WAL into the database and lets the next
+   * writes reuse the WAL from its start (RESTART keeps the file's space, where TRUNCATE would
+   * give it away); whether that worked. A WAL that could not grow has room again then, as long
+   * as the database file takes its pages.
+   */
+  const makeRoom = (): boolean => {
+    try {
+      const [result] = db.pragma('wal_checkpoint(RESTART)') as {
+        busy: number;
+        log: number;
+        checkpointed: number;
+      }[];
+      return result !== undefined && result.busy === 0 && result.log === result.checkpointed;
+    } catch {
+      return false;
+    }
+  };
+  /**
+   * A write through `writing`, noting whether the store took it; when the disk did not, room is
+   * made for the next ones, and with `retry` (a delete, which frees space) it is tried once more.
+   */
+  const tracked = async <T>(write: () => Promise<T>, retry = false): Promise<T> => {
+    try {
+      const value = await writing(write);
+      failing = false;
+      return value;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      failing = true;
+      if (isNoRoom(error.cause) && makeRoom() && retry) return tracked(write);
+      throw error;
+    }
+  };
+
   return {
     kind: 'sqlite',
 
     insert(record) {
-      return writing(async () => {
+      return tracked(async () => {
         await batcher.run(() => insertRecord(record));
         return { cd: toCd(record), version: 1 };
       });
@@ -461,7 +503,7 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
 
     update(id, changes, condition) {
       const values = changed.map((name) => changes[name] ?? null);
-      return writing(async () => {
+      return tracked(async () => {
         const row = await batcher.run(() => {
           const written = update.get([...values, changes.updatedAt, id, ...parameters(condition)]);
           if (written === undefined) refuseWhenStale(id, condition);
@@ -472,12 +514,14 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
     },
 
     delete(id, condition) {
-      return writing(() =>
-        batcher.run(() => {
-          if (remove.run(id, ...parameters(condition)).changes > 0) return true;
-          refuseWhenStale(id, condition);
-          return false;
-        }),
+      return tracked(
+        () =>
+          batcher.run(() => {
+            if (remove.run(id, ...parameters(condition)).changes > 0) return true;
+            refuseWhenStale(id, condition);
+            return false;
+          }),
+        true,
       );
     },
 
@@ -536,6 +580,8 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
       verifyFile();
       reading(() => ping.get());
     },
+
+    writesFailing: () => failing,
 
     async close() {
       batcher.flush();

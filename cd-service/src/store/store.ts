@@ -1,6 +1,6 @@
+import { PreconditionFailed } from 'service-kit';
 import type { ListQuery, SortKey } from '../cd/query.js';
 import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
-import { PreconditionFailed } from '../errors.js';
 
 export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
@@ -42,20 +42,14 @@ export interface VersionCondition {
 export const isConditional = (condition: VersionCondition | undefined): boolean =>
   condition?.in !== undefined || condition?.notIn !== undefined;
 
-const MISMATCH = {
-  'If-Match': 'has changed since the version If-Match names',
-  'If-None-Match': 'is at a version If-None-Match names (* names any)',
-  either: 'changed meanwhile: If-Match or If-None-Match no longer holds',
-};
-
 /**
- * The CD is at a version a request's precondition excludes (`failed`, when known): nothing
- * changed. The store throws it for a conditional write it refused.
+ * The CD changed between the request's preconditions and its write, to a version they exclude:
+ * nothing changed. The store throws it for a conditional write it refused.
  */
 export class VersionMismatch extends PreconditionFailed {
-  constructor(id: string, failed: keyof typeof MISMATCH = 'either') {
+  constructor(id: string) {
     super(
-      `The CD ${id} ${MISMATCH[failed]}; nothing was changed: read it again (GET) and send its new ETag`,
+      `The CD ${id} changed meanwhile: If-Match or If-None-Match no longer holds; nothing was changed: read it again (GET) and send its new ETag`,
     );
   }
 }
@@ -103,5 +97,10 @@ export interface CdStore {
   seedOnce(records: Iterable<CdRecord>): Promise<number>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Whether the last write failed because the store could not take it (SQLite: a full disk, a
+   * file that may not grow, a file gone); the next write that succeeds clears it.
+   */
+  writesFailing(): boolean;
   close(): Promise<void>;
 }

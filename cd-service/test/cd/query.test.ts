@@ -145,7 +145,7 @@ describe('readListParams', () => {
     expect(found).to.have.length(1);
     expect(found[0]?.field).to.equal('colour');
     expect(found[0]?.message).to.equal(
-      'is not allowed (allowed: artist, genre, before, fields, sort, limit, offset, cursor)',
+      'is not a parameter here; the parameters are artist, genre, before, fields, sort, limit, offset, cursor',
     );
   });
 

@@ -85,7 +85,9 @@ describe('checkCreate', () => {
     const details = checked.ok ? [] : checked.details;
     expect(details.map((d) => d.field)).to.have.members(['colour', 'id', 'createdAt', 'updatedAt']);
     expect(details.find((d) => d.field === 'id')?.message).to.match(/set by the service/);
-    expect(details.find((d) => d.field === 'colour')?.message).to.match(/not allowed/);
+    expect(details.find((d) => d.field === 'colour')?.message).to.equal(
+      'is not a field here; the fields are title, artist, genre, releaseYear',
+    );
   });
 
   it('refuses __proto__ and constructor as plain keys, touching no prototype', () => {
@@ -290,5 +292,25 @@ describe('validCreate and validUpdate', () => {
     expect(() => validUpdate({}, NOW)).to.throw(
       'Invalid update: body must have at least one of title, artist, genre, releaseYear',
     );
+  });
+
+  it('leave out the fields the service sets when they are as stored, and refuse any other value', () => {
+    const stored = {
+      id: '0b7c7f0e-8d4e-4f7a-9a53-6f0e2a1c5b3d',
+      ...makeCdInput(),
+      createdAt: '2030-01-01T00:00:00.000Z',
+      updatedAt: '2030-02-01T00:00:00.000Z',
+    };
+    expect(validUpdate({ ...stored, title: ' New ' }, NOW, stored)).to.deep.equal({
+      ...makeCdInput(),
+      title: 'New',
+    });
+    expect(() => validUpdate({ ...stored, id: stored.id.toUpperCase() }, NOW, stored)).to.throw(
+      'Invalid update: id is set by the service and cannot be changed: send it as read, or leave it out',
+    );
+    expect(() => validUpdate({ updatedAt: stored.updatedAt }, NOW, stored)).to.throw(
+      'Invalid update: body must have at least one of title, artist, genre, releaseYear',
+    );
+    expect(() => validUpdate({ ...stored, title: 'x' }, NOW)).to.throw(/id is set by the service/);
   });
 });

@@ -12,7 +12,7 @@ window.tryTheApi = async (api, token, id) => {
         'Content-Type': 'application/json',
         'If-Match': read.headers.get('ETag'),
       },
-      body: JSON.stringify({ title: `${cd.title} (Remastered)` }),
+      body: JSON.stringify({ ...cd, title: `${cd.title} (Remastered)` }),
     });
   const written = await write();
   const stale = await write();

@@ -537,6 +537,39 @@ describeEachStore('HTTP API /cds', (factory) => {
       expect(full.body).to.include(all);
     });
 
+    it('takes back a CD as read, changed, with If-Match: the fields the service sets ignored when they are as stored', async () => {
+      const read = await request(app).get(`/cds/${(await create({ title: 'Old' })).id}`);
+      const whole = { ...read.body, title: 'New' };
+      const res = await request(app)
+        .put(`/cds/${whole.id}`)
+        .set('If-Match', read.headers.etag ?? '')
+        .send(whole)
+        .expect(200);
+      expect(res.body).to.deep.equal({ ...whole, updatedAt: res.body.updatedAt });
+      expect(res.body.updatedAt).to.not.equal(read.body.updatedAt);
+      // Any other value of theirs is a 400 naming the field, and changes nothing.
+      const kept = res.body;
+      for (const field of ['id', 'createdAt', 'updatedAt']) {
+        const other =
+          field === 'id' ? randomUUID() : new Date(Date.parse(kept[field]) - 1000).toISOString();
+        const refused = await request(app)
+          .put(`/cds/${kept.id}`)
+          .send({ ...kept, title: 'Lost', [field]: other });
+        expectErrorBody(refused, 400);
+        expect(refused.body.details, field).to.deep.equal([
+          {
+            field,
+            message:
+              'is set by the service and cannot be changed: send it as read, or leave it out',
+          },
+        ]);
+      }
+      // The stale updatedAt of an earlier read is another value.
+      const stale = await request(app).put(`/cds/${kept.id}`).send(whole);
+      expect(detailFields(stale.body)).to.deep.equal(['updatedAt']);
+      expect((await request(app).get(`/cds/${kept.id}`).expect(200)).body).to.deep.equal(kept);
+    });
+
     it('moves the CD to the filters of its new artist and genre', async () => {
       const cd = await create({ artist: 'Before', genre: 'Old' });
       await request(app).put(`/cds/${cd.id}`).send({ artist: 'After', genre: 'New' }).expect(200);
@@ -618,19 +651,22 @@ describeEachStore('HTTP API /cds', (factory) => {
       secured = createApp({ store, apiToken: TOKEN }).callback();
     });
 
-    const badHeaders: (string | undefined)[] = [
-      undefined,
-      'Bearer wrong',
-      `Bearer ${TOKEN}x`,
-      `Bearer ${TOKEN.slice(0, -1)}`,
-      `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}`,
-      TOKEN,
-      'Bearer',
+    const NO_TOKEN = 'Bearer';
+    const INVALID_TOKEN = 'Bearer error="invalid_token"';
+    /** Each header that does not pass, and the challenge its 401 carries (RFC 6750 section 3). */
+    const badHeaders: [string | undefined, string][] = [
+      [undefined, NO_TOKEN],
+      ['Bearer wrong', INVALID_TOKEN],
+      [`Bearer ${TOKEN}x`, INVALID_TOKEN],
+      [`Bearer ${TOKEN.slice(0, -1)}`, INVALID_TOKEN],
+      [`Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}`, NO_TOKEN],
+      [TOKEN, NO_TOKEN],
+      ['Bearer', NO_TOKEN],
     ];
 
-    it('answers 401 with WWW-Authenticate and the JSON error to writes without the token', async () => {
+    it('answers 401 with WWW-Authenticate, invalid_token for a wrong token, and the JSON error to writes without the token', async () => {
       const cd = await create();
-      for (const header of badHeaders) {
+      for (const [header, challenge] of badHeaders) {
         const attempts = [
           request(secured).post('/cds').send(makeCdInput()),
           request(secured).put(`/cds/${cd.id}`).send({ title: 'changed' }),
@@ -642,7 +678,10 @@ describeEachStore('HTTP API /cds', (factory) => {
           if (header) attempt.set('Authorization', header);
           const res = await attempt;
           expectErrorBody(res, 401);
-          expect(res.headers['www-authenticate']).to.equal('Bearer');
+          expect(res.headers['www-authenticate'], header).to.equal(challenge);
+          expect(res.body.error, header).to.match(
+            challenge === NO_TOKEN ? /needs a bearer token/ : /token is not valid/,
+          );
         }
       }
       expect(await store.count()).to.equal(1);
@@ -677,7 +716,7 @@ describeEachStore('HTTP API /cds', (factory) => {
 
   describe('service behaviour', () => {
     it('GET /healthz reports the store and that it answers', async () => {
-      await expectHealthy(request(app), { store: factory.name });
+      await expectHealthy(request(app), { store: factory.name, writes: 'ok' });
     });
 
     it('GET /healthz answers 503 when the store does not answer', async () => {
@@ -689,7 +728,7 @@ describeEachStore('HTTP API /cds', (factory) => {
       const res = await request(createApp({ store: failing, logger }).callback())
         .get('/healthz')
         .expect(503);
-      expect(res.body).to.deep.equal({ status: 'unavailable', store: factory.name });
+      expect(res.body).to.deep.equal({ status: 'unavailable', store: factory.name, writes: 'ok' });
       expect(logger.lines.some((line) => line.level === 'error')).to.equal(true);
     });
 

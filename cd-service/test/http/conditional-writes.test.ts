@@ -95,6 +95,30 @@ describeEachStore('conditional writes', (factory) => {
     expect(after.headers.etag).to.equal(current.headers.etag);
   });
 
+  it('says what was wrong in a 412: a weak tag, an If-Match it could not read, a CD that changed', async () => {
+    const { cd, etag } = await create();
+    const weak = `W/${etag}`;
+    for (const res of [
+      await put(cd.id, { title: 'Lost' }, weak),
+      await del(cd.id, weak),
+      await request(fixture.app).get(`/cds/${cd.id}`).set('If-Match', weak),
+    ]) {
+      expectErrorBody(res, 412);
+      expect(res.body.error).to.match(/weak tag .*never matches: If-Match compares strongly/);
+      expect(res.body.error).to.not.match(/has changed/);
+    }
+    const unread = await request(fixture.app).get(`/cds/${cd.id}`).set('If-Match', '1');
+    expectErrorBody(unread, 412);
+    expect(unread.body.error).to.match(/^If-Match could not be read/);
+    const changed = await put(cd.id, { title: 'Lost' }, '"99"');
+    expect(changed.body.error).to.equal(
+      `The CD ${cd.id} has changed since the version If-Match names; nothing was changed: read it again (GET) and send its new ETag`,
+    );
+    const stale = await request(fixture.app).get(`/cds/${cd.id}`).set('If-Match', '"99"');
+    expect(stale.body.error).to.not.match(/nothing was changed/);
+    expect((await read(cd.id)).headers.etag).to.equal(etag);
+  });
+
   it('answers 404 for an unknown CD whatever If-Match and If-None-Match say', async () => {
     const id = randomUUID();
     for (const ifMatch of ['"1"', '*', '"nope"', 'not a tag', undefined]) {

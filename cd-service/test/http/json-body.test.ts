@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { createServiceApp, describeApi } from 'service-kit';
 import supertest from 'supertest';
-import { jsonBody } from '../../src/routes/json-body.js';
+import { jsonBody, requestBody } from '../../src/routes/json-body.js';
 import { expectErrorBody } from '../helpers.js';
 
 /** A service of one write that reads its body with jsonBody('1kb'), and what it took. */
@@ -22,7 +22,7 @@ function fixtureService() {
       errors: [400, 413, 415],
       use: [jsonBody('1kb')],
       handler: (ctx) => {
-        const { name } = ctx.state.body as { name?: unknown };
+        const { name } = requestBody(ctx) as { name?: unknown };
         items.push({ name });
         ctx.status = 201;
         ctx.body = { name };

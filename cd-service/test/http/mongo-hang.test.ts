@@ -91,7 +91,11 @@ describe(title, function () {
     expect(answeredAfter, 'every answer came while the database was frozen').to.be.below(FROZEN_MS);
     for (const round of rounds) {
       expect(round.health?.res.status).to.equal(503);
-      expect(round.health?.res.body).to.deep.equal({ status: 'unavailable', store: 'mongodb' });
+      expect(round.health?.res.body).to.deep.equal({
+        status: 'unavailable',
+        store: 'mongodb',
+        writes: 'ok',
+      });
       expect(round.ready?.res.status).to.equal(503);
       for (const name of ['post', 'list', 'get', 'put', 'delete']) {
         const res = round[name]?.res as Response;

@@ -51,7 +51,7 @@ describe(title, function () {
 
     await emulator.stop();
     const health = await request(app).get('/healthz').expect(503);
-    expect(health.body).to.deep.equal({ status: 'unavailable', store: 'mongodb' });
+    expect(health.body).to.deep.equal({ status: 'unavailable', store: 'mongodb', writes: 'ok' });
     expectUnavailable(await request(app).post('/cds').send(makeCdInput()));
     expectUnavailable(await request(app).put(`/cds/${kept.id}`).send({ title: 'Renamed' }));
     expectUnavailable(await request(app).delete(`/cds/${kept.id}`));

@@ -38,6 +38,7 @@ describe('HTTP: the SQLite file deleted or moved while the service runs', () => 
       expect((await request(app).get('/healthz').expect(503)).body).to.deep.equal({
         status: 'unavailable',
         store: 'sqlite',
+        writes: 'failing',
       });
       expect((await request(app).get('/readyz').expect(503)).body).to.deep.equal({
         status: 'unavailable',

@@ -145,6 +145,7 @@ describe('the real server process on MongoDB', function () {
         expect((await json(`${url}/healthz`)).body).to.deep.equal({
           status: 'ok',
           store: 'mongodb',
+          writes: 'ok',
         });
         const created = await json(`${url}/cds`, 'POST', makeCdInput({ title: 'Kept' }));
         expect(created.status).to.equal(201);

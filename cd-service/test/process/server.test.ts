@@ -27,6 +27,7 @@ describe('the real server process (node --conditions=source --import tsx src/ser
     expect((await json(`${server.url}/healthz`)).body).to.deep.equal({
       status: 'ok',
       store: 'sqlite',
+      writes: 'ok',
     });
   });
 

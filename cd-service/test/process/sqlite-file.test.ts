@@ -87,6 +87,7 @@ describe('the real server process and its SQLite file', function () {
     expect((await json(`${server.url}/healthz`)).body).to.deep.equal({
       status: 'unavailable',
       store: 'sqlite',
+      writes: 'failing',
     });
   });
 

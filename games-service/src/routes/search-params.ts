@@ -82,7 +82,6 @@ export const readSearchQuery = parameterValidator<SearchQuery & Record<string, u
   LIST_PARAMETERS,
   {
     ...SEARCH_READING,
-    unknownMessage: (_, allowed) => `is not a parameter here; the parameters are ${allowed}`,
     rules: yearRules,
   },
 );

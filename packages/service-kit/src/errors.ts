@@ -41,3 +41,11 @@ export class NotFound extends createError.NotFound {
     Object.setPrototypeOf(this, new.target.prototype);
   }
 }
+
+/** 412: a precondition of the request (`If-Match`, `If-None-Match`) does not hold; nothing was changed. */
+export class PreconditionFailed extends createError.PreconditionFailed {
+  constructor(message: string) {
+    super(message);
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}

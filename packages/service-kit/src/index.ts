@@ -2,14 +2,15 @@
 export type { Context } from 'koa';
 export { type AppSettings, createServiceApp, createServiceAppAt } from './app.js';
 export { answerList, answerStable, CACHE_CONTROL } from './cache-control.js';
-export { readEntityTags } from './conditional-get.js';
+export { judgePreconditions, requestPreconditions } from './conditional-get.js';
 export { envSetting, readServerConfig, type ServerConfig } from './config.js';
-export { BadRequest, type ErrorDetail, NotFound } from './errors.js';
+export { BadRequest, type ErrorDetail, NotFound, PreconditionFailed } from './errors.js';
 export { healthOperations } from './health.js';
 export type { Logger } from './log.js';
 export type { ApiInfo, Operation, Parameter } from './operations.js';
 export { describeApi } from './operations.js';
 export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
+export type { Preconditions, Verdict } from './preconditions.js';
 export { Router } from './routing.js';
 export { recordLabel, SeedError, seedEntries, seedFile } from './seed.js';
 export { runService } from './serve.js';

@@ -41,7 +41,8 @@ interface ValidatorOptions {
   summary?: (details: ErrorDetail[]) => string;
   /** A field's message, or its message by JSON Schema keyword; by default the schema in words. */
   messages?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
-  unknownMessage?: (name: string, allowed: string) => string | undefined;
+  /** A body's unknown field's message, when not the kit's (a field the service sets, say). */
+  unknownMessage?: (name: string) => string | undefined;
   /** 'ignore' leaves unknown query parameters out (a page's); by default they are a 400. */
   unknown?: 'reject' | 'ignore';
   /** Query parameters that a form sends empty when nothing is chosen: empty, they are absent. */
@@ -56,7 +57,7 @@ interface ValidatorOptions {
  */
 export function parameterValidator<T = Record<string, unknown>>(
   parameters: readonly Parameter[],
-  options: ValidatorOptions = {},
+  options: Omit<ValidatorOptions, 'unknownMessage'> = {},
 ): (raw: Readonly<Record<string, string | string[] | undefined>>) => T {
   const readers = new Map(parameters.map((p) => [p.name, reader(p)]));
   const properties = Object.fromEntries(parameters.map((p) => [p.name, p.schema]));
@@ -67,7 +68,7 @@ export function parameterValidator<T = Record<string, unknown>>(
   });
   const ignoreUnknown = options.unknown === 'ignore';
   const emptyIsAbsent = new Set(options.emptyIsAbsent);
-  const fail = failure(options, properties, 'query');
+  const fail = failure(options, properties, 'query', 'parameter');
 
   return (raw) => {
     const values: Record<string, unknown> = {};
@@ -109,7 +110,12 @@ export function bodyValidator<T>(
   options: ValidatorOptions = {},
 ): (body: unknown) => T {
   const validate = ajv.compile(schema);
-  const fail = failure(options, (schema.properties ?? {}) as Record<string, JsonSchema>, 'body');
+  const fail = failure(
+    options,
+    (schema.properties ?? {}) as Record<string, JsonSchema>,
+    'body',
+    'field',
+  );
   return (body) => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw fail.error([{ field: 'body', message: 'must be a JSON object' }]);
@@ -127,6 +133,7 @@ function failure(
   { label, summary, messages = {}, unknownMessage }: ValidatorOptions,
   schemas: Readonly<Record<string, JsonSchema>>,
   defaultLabel: string,
+  kind: 'parameter' | 'field',
 ) {
   const allowed = Object.keys(schemas).join(', ');
   const messageFor = (field: string, keyword: string): string => {
@@ -136,8 +143,9 @@ function failure(
     const schema = Object.hasOwn(schemas, field) ? schemas[field] : undefined;
     return schema ? wording(schema, keyword) : 'is not valid';
   };
+  // One wording for every service: an unknown name, and the names there are.
   const unknown = (name: string) =>
-    unknownMessage?.(name, allowed) ?? `is not allowed (allowed: ${allowed})`;
+    unknownMessage?.(name) ?? `is not a ${kind} here; the ${kind}s are ${allowed}`;
   return {
     unknown,
     // One message per field: the first ajv found for it.

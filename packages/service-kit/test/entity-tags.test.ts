@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createServiceApp } from '../src/app.js';
-import { readEntityTags } from '../src/conditional-get.js';
+import { judgePreconditions, requestPreconditions } from '../src/conditional-get.js';
 import { describeApi } from '../src/operations.js';
 import { expectErrorBody } from '../src/testing/http.js';
 
@@ -28,15 +28,15 @@ function taggedService() {
       id: 'checkThing',
       method: 'put',
       path: '/api/thing',
-      summary: 'What If-Match and If-None-Match said',
+      summary: 'What If-Match and If-None-Match said, read once',
       responses: { 200: { description: 'The tags' } },
       errors: [400],
       handler: (ctx) => {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = {
-          ifMatch: readEntityTags(ctx, 'If-Match') ?? null,
-          ifNoneMatch: readEntityTags(ctx, 'If-None-Match') ?? null,
-        };
+        const first = requestPreconditions(ctx);
+        judgePreconditions(ctx, { etag: '"3"' });
+        const { ifMatch = null, ifNoneMatch = null } = requestPreconditions(ctx);
+        ctx.body = { ifMatch, ifNoneMatch, once: first === requestPreconditions(ctx) };
       },
     },
   ]);
@@ -66,26 +66,36 @@ describe('entity tags', () => {
   const ifMatch = async (header: string | undefined) => {
     const req = request(server).put('/api/thing');
     if (header !== undefined) req.set('If-Match', header);
-    return (await req.expect(200)).body.ifMatch;
+    const { body } = await req.expect(200);
+    expect(body.once).to.equal(true);
+    return body.ifMatch;
   };
+  const strong = (opaque: string) => ({ opaque, weak: false });
 
-  it('reads If-Match: absent, *, one tag, a list; weak tags left out', async () => {
+  it('reads If-Match once a request: absent, *, one tag, a list', async () => {
     expect(await ifMatch(undefined)).to.equal(null);
     expect(await ifMatch('*')).to.equal('*');
     expect(await ifMatch(' * ')).to.equal('*');
-    expect(await ifMatch('"3"')).to.deep.equal(['3']);
-    expect(await ifMatch('"3", W/"4",,"a,b" ,"5"')).to.deep.equal(['3', 'a,b', '5']);
-    expect(await ifMatch('W/"4"')).to.deep.equal([]);
-    expect(await ifMatch('""')).to.deep.equal(['']);
+    expect(await ifMatch('"3"')).to.deep.equal([strong('3')]);
+    expect(await ifMatch('"3", W/"4",,"a,b" ,"5"')).to.deep.equal([
+      strong('3'),
+      { opaque: '4', weak: true },
+      strong('a,b'),
+      strong('5'),
+    ]);
   });
 
-  it('reads If-None-Match: absent, *, one tag, a list; weak and strong tags alike', async () => {
+  it('reads If-None-Match: absent, *, one tag, a list', async () => {
     const ifNoneMatch = async (header: string) =>
       (await request(server).put('/api/thing').set('If-None-Match', header).expect(200)).body
         .ifNoneMatch;
     expect((await request(server).put('/api/thing').expect(200)).body.ifNoneMatch).to.equal(null);
     expect(await ifNoneMatch(' * ')).to.equal('*');
-    expect(await ifNoneMatch('"3", W/"4",,"a,b"')).to.deep.equal(['3', '4', 'a,b']);
+    expect(await ifNoneMatch('"4", W/"5",,"a,b"')).to.deep.equal([
+      strong('4'),
+      { opaque: '5', weak: true },
+      strong('a,b'),
+    ]);
   });
 
   for (const field of ['If-Match', 'If-None-Match']) {
@@ -104,5 +114,20 @@ describe('entity tags', () => {
     const res = await request(server).get('/api/thing').set('If-None-Match', '7').expect(200);
     expect(res.body.text).to.have.length(4000);
     await request(server).head('/api/thing').set('If-None-Match', '"3" "4"').expect(200);
+  });
+
+  it('judges If-Match on a GET: the tag passes, another or a weak one is a 412 saying which', async () => {
+    await request(server).get('/api/thing').set('If-Match', '"7"').expect(200);
+    await request(server).get('/api/thing').set('If-Match', '*').expect(200);
+    const cases = [
+      ['"8"', /has changed since/],
+      ['W/"7"', /weak tag .* never matches/],
+      ['7', /If-Match could not be read/],
+    ] as const;
+    for (const [header, message] of cases) {
+      const res = await request(server).get('/api/thing').set('If-Match', header).expect(412);
+      expectErrorBody(res, 412);
+      expect(res.body.error).to.match(message);
+    }
   });
 });

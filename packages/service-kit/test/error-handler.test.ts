@@ -48,6 +48,20 @@ describe('errors', () => {
     expect(res.body).to.deep.equal({ error: 'Nothing here: GET /api/nothing-here', status: 404 });
   });
 
+  it('answers HEAD of an error with the headers of the GET, Content-Length included', async () => {
+    for (const [path, status] of [
+      ['/api/nothing-here', 404],
+      ['/api/items/x/y', 404],
+      ['/no-such-page', 404],
+      ['/api/boom', 500],
+    ] as const) {
+      const get = await request(server).get(path).expect(status);
+      const head = await request(server).head(path).expect(status);
+      expect(head.headers['content-length'], path).to.equal(get.headers['content-length']);
+      expect(head.headers['content-type'], path).to.equal(get.headers['content-type']);
+    }
+  });
+
   it('answers a method a path does not have with 405, Allow and the JSON body', async () => {
     const res = await request(server).delete('/api/items').expect(405);
     expectErrorBody(res, 405);

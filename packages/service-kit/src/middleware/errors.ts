@@ -98,9 +98,11 @@ function toErrorBody(error: unknown): ErrorBody {
 
 function fallThroughMessage(ctx: ParameterizedContext<KitState>): string {
   const api = ctx.state.jsonPath;
-  if (ctx.status === 404 && api) return `Nothing here: ${ctx.method} ${ctx.path}`;
+  // HEAD is GET without the body, errors included: the same words, so the same Content-Length.
+  const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+  if (ctx.status === 404 && api) return `Nothing here: ${method} ${ctx.path}`;
   if (ctx.status === 404) return `There is no page at ${ctx.path}.`;
-  if (ctx.status === 405) return `Method ${ctx.method} is not allowed on ${ctx.path}`;
+  if (ctx.status === 405) return `Method ${method} is not allowed on ${ctx.path}`;
   return statusText(ctx.status);
 }
 
