@@ -16,7 +16,7 @@ export const cdHealth = (store: CdStore, logger: Logger | undefined): Operation[
         type: 'string',
         enum: ['ok', 'failing'],
         description:
-          '`failing` when the last write failed because the store could not take it (a full disk, a database file gone): reads and deletes go on; the next write that succeeds makes it `ok`',
+          '"failing" when the last write failed because the store could not take it (a full disk, a database file gone): reads and deletes go on; the next write that succeeds makes it "ok"',
       },
     },
     mayFail: true,
