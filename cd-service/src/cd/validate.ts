@@ -151,15 +151,23 @@ export function validUpdate(body: unknown, now: Date = new Date(), stored?: Cd):
   return compiledFor(maxYear(now)).update(stored ? withoutStoredValues(body, stored) : body);
 }
 
-/** The body without the service's fields that hold exactly the stored values. */
+/** The body without the service's fields that hold the stored values, however written. */
 function withoutStoredValues(body: unknown, stored: Cd): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   // fromEntries keeps `__proto__` a plain key, for the validator to refuse.
   return Object.fromEntries(
     Object.entries(body).filter(
-      ([name, value]) => !(isServiceField(name) && value === stored[name as keyof Cd]),
+      ([name, value]) => !(isServiceField(name) && sameAsStored(name, value, stored)),
     ),
   );
+}
+
+/** An id in any case (a UUID's letters are case-blind, as the path's are), a time at the same instant. */
+function sameAsStored(name: string, value: unknown, stored: Cd): boolean {
+  const held = stored[name as keyof Cd];
+  if (typeof value !== 'string' || typeof held !== 'string') return value === held;
+  if (name === 'id') return value.toLowerCase() === held.toLowerCase();
+  return Date.parse(value) === Date.parse(held);
 }
 
 /** A new CD's fields checked, for code that reports problems itself (the seed file). */

@@ -305,9 +305,22 @@ describe('validCreate and validUpdate', () => {
       ...makeCdInput(),
       title: 'New',
     });
-    expect(() => validUpdate({ ...stored, id: stored.id.toUpperCase() }, NOW, stored)).to.throw(
+    const sameWrittenOtherwise = {
+      id: stored.id.toUpperCase(),
+      createdAt: '2030-01-01T00:00:00Z',
+      updatedAt: '2030-02-01T01:00:00+01:00',
+    };
+    expect(validUpdate({ ...sameWrittenOtherwise, title: 'New' }, NOW, stored)).to.deep.equal({
+      title: 'New',
+    });
+    expect(() =>
+      validUpdate({ id: '1b7c7f0e-8d4e-4f7a-9a53-6f0e2a1c5b3d', title: 'x' }, NOW, stored),
+    ).to.throw(
       'Invalid update: id is set by the service and cannot be changed: send it as read, or leave it out',
     );
+    expect(() =>
+      validUpdate({ createdAt: '2030-01-01T00:00:01.000Z', title: 'x' }, NOW, stored),
+    ).to.throw(/createdAt is set by the service and cannot be changed/);
     expect(() => validUpdate({ updatedAt: stored.updatedAt }, NOW, stored)).to.throw(
       'Invalid update: body must have at least one of title, artist, genre, releaseYear',
     );
