@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Context } from 'koa';
 import { BadRequest, PreconditionFailed } from './errors.js';
+import type { KitState } from './middleware/path.js';
 import {
   type Current,
   evaluatePreconditions,
@@ -9,20 +10,12 @@ import {
   type Verdict,
 } from './preconditions.js';
 
-/** Each request's preconditions, read once, and whether a route has judged them already. */
-const seen = new WeakMap<Context, { preconditions: Preconditions; judged: boolean }>();
-
-function entry(ctx: Context) {
-  let found = seen.get(ctx);
-  if (!found) {
-    found = { preconditions: readPreconditions(ctx.request.headers), judged: false };
-    seen.set(ctx, found);
-  }
-  return found;
-}
-
 /** The request's If-Match, If-None-Match and date preconditions, parsed on the first call only. */
-export const requestPreconditions = (ctx: Context): Preconditions => entry(ctx).preconditions;
+export function requestPreconditions(ctx: Context): Preconditions {
+  const state: KitState = ctx.state;
+  state.preconditions ??= readPreconditions(ctx.request.headers);
+  return state.preconditions;
+}
 
 /**
  * The request's preconditions judged against `current` (RFC 9110 §13.2.2); once a route has
@@ -30,9 +23,8 @@ export const requestPreconditions = (ctx: Context): Preconditions => entry(ctx).
  * read is a 400 here; what else the verdict calls for is the caller's.
  */
 export function judgePreconditions(ctx: Context, current: Current): Verdict {
-  const found = entry(ctx);
-  found.judged = true;
-  const verdict = evaluatePreconditions(ctx.method, found.preconditions, current);
+  (ctx.state as KitState).preconditionsJudged = true;
+  const verdict = evaluatePreconditions(ctx.method, requestPreconditions(ctx), current);
   if (verdict.outcome === 'malformed') {
     const { field } = verdict;
     throw new BadRequest(`${field} must be * or a list of quoted entity tags, such as "3", "7"`, [
@@ -72,7 +64,8 @@ export function conditionalGet(ctx: Context): void {
     const sha1 = hash('sha1', body, 'base64').slice(0, 27);
     ctx.res.setHeader('ETag', `W/"${size.toString(16)}-${sha1}"`);
   }
-  if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || seen.get(ctx)?.judged) return;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
+  if ((ctx.state as KitState).preconditionsJudged) return;
   const verdict = judgePreconditions(ctx, {
     etag: ctx.response.get('ETag') || undefined,
     lastModified: ctx.response.get('Last-Modified') || undefined,

@@ -1,6 +1,7 @@
 // Hand-written: no maintained Koa middleware normalizes only the unreserved percent-escapes
 // (koa-normalize-path and the like decode everything or redirect).
 import type { Middleware } from 'koa';
+import type { Preconditions } from '../preconditions.js';
 
 /** What the kit's middleware tells those after it about the request, on `ctx.state`. */
 export interface KitState {
@@ -8,6 +9,10 @@ export interface KitState {
   jsonPath: boolean;
   /** The request's id (`X-Request-Id`). */
   requestId: string;
+  /** Its If-Match, If-None-Match and date preconditions, read on first use. */
+  preconditions?: Preconditions;
+  /** Set when a route judged them: the answer's finish does not judge them again. */
+  preconditionsJudged?: boolean;
 }
 
 /** A percent-escape, and the characters RFC 3986 calls unreserved. */
