@@ -85,7 +85,9 @@ fi
 if have haproxy; then
   config=$(mktemp)
   sed "s#/usr/local/etc/haproxy/errors/#$REPO_ROOT/proxy/errors/#g" proxy/haproxy.cfg >"$config"
-  if out=$(PROXY_CACHE_MB=64 REPLICAS_MAX=10 haproxy -c -f "$config" 2>&1); then log "ok   haproxy -c proxy/haproxy.cfg"
+  # With the image's settings (proxy/Dockerfile's ENV).
+  mapfile -t image_env < <(sed -nE 's/^(ENV +| +)([A-Z_]+)=("?)([^" \\]*)\3 *\\?$/\2=\4/p' proxy/Dockerfile)
+  if out=$(env "${image_env[@]}" haproxy -c -f "$config" 2>&1); then log "ok   haproxy -c proxy/haproxy.cfg"
   else log "FAIL haproxy -c proxy/haproxy.cfg:"; sed 's/^/    /' <<<"$out" >&2; failed=1; fi
   rm -f "$config"
 else

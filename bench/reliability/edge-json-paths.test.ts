@@ -69,9 +69,10 @@ describe("the edge's own answers", () => {
   it('may be read by a script of any origin, with the headers they carry', () => {
     expect(headers.get('Access-Control-Allow-Origin')).to.equal('*');
     const exposed = headers.get('Access-Control-Expose-Headers')?.split(',') ?? [];
-    // Allow: the edge's 405s carry it.
-    expect(exposed).to.have.members(['X-Request-Id', 'Retry-After', 'Allow']);
-    expect(EXPOSED_HEADERS).to.include.members(exposed.filter((name) => name !== 'Allow'));
+    // The edge's own: Allow (its 405s), RateLimit and RateLimit-Policy (its per-client limits).
+    const edgeOwn = ['Allow', 'RateLimit', 'RateLimit-Policy'];
+    expect(exposed).to.have.members(['X-Request-Id', 'Retry-After', ...edgeOwn]);
+    expect(EXPOSED_HEADERS).to.include.members(exposed.filter((name) => !edgeOwn.includes(name)));
   });
 });
 
