@@ -1,5 +1,6 @@
 import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
+import { toHttpError } from './routes/domain-errors.js';
 import { cdHealth } from './routes/health.js';
 import { homeRedirect } from './routes/home.js';
 import type { CdStore } from './store/store.js';
@@ -82,6 +83,7 @@ export function createApp({
     routers: [homeRedirect()],
     jsonPaths: JSON_PATHS,
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    toHttpError,
   };
   const app = createServiceAppAt(import.meta.url, parts, { ...settings, corsOrigins, metrics });
   if (timed) app.metrics?.registerMetric(timed.metric);

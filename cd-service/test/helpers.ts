@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BadRequest, type ErrorDetail } from 'service-kit';
 import { Conformance } from 'service-kit/testing';
 import { cdApi } from '../src/app.js';
 import { newRecord } from '../src/cd/records.js';
@@ -61,4 +62,16 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected a rejection');
+}
+
+/** The value `read` gives, or the details of the 400 it throws (a route's parameters). */
+export function checked<T>(
+  read: () => T,
+): { ok: true; value: T } | { ok: false; details: ErrorDetail[] } {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    if (!(error instanceof BadRequest)) throw error;
+    return { ok: false, details: error.details ?? [] };
+  }
 }

@@ -1,4 +1,5 @@
-import { BadRequest, bodyValidator, type ErrorDetail } from 'service-kit';
+import { bodyValidator } from 'service-kit';
+import { type FieldProblem, InvalidCd } from './errors.js';
 import {
   type Cd,
   type CdInput,
@@ -13,7 +14,7 @@ import {
 } from './schema.js';
 
 /** Either the valid, trimmed value or what is wrong with it, field by field. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
+export type Checked<T> = { ok: true; value: T } | { ok: false; details: FieldProblem[] };
 
 /**
  * The JSON Schema of each field, derived from FIELDS; a year is bounded by `latestYear`
@@ -66,6 +67,7 @@ const bodyOptions = (label: string, serviceField: string) => ({
   label,
   messages: textMessages,
   unknownMessage: (name: string) => (isServiceField(name) ? serviceField : undefined),
+  error: (message: string, details: FieldProblem[]) => new InvalidCd(message, details),
 });
 
 interface Compiled {
@@ -137,15 +139,15 @@ export const titleOnlySchema = {
   properties: { title: recordFields.title },
 };
 
-/** A new CD's fields, trimmed; a 400 naming each field that is wrong otherwise. */
+/** A new CD's fields, trimmed; an InvalidCd naming each field that is wrong otherwise. */
 export function validCreate(body: unknown, now: Date = new Date()): CdInput {
   return compiledFor(maxYear(now)).create(body);
 }
 
 /**
- * The fields of an update, trimmed: at least one, nothing else; a 400 otherwise. The fields the
- * service sets may come along, as a CD read whole and sent back does, when they equal those of
- * `stored`: they are left out; any other value of theirs is a 400 naming the field.
+ * The fields of an update, trimmed: at least one, nothing else; an InvalidCd otherwise. The fields
+ * the service sets may come along, as a CD read whole and sent back does, when they equal those
+ * of `stored`: they are left out; any other value of theirs is an InvalidCd naming the field.
  */
 export function validUpdate(body: unknown, now: Date = new Date(), stored?: Cd): CdPatch {
   return compiledFor(maxYear(now)).update(stored ? withoutStoredValues(body, stored) : body);
@@ -175,12 +177,12 @@ export function checkCreate(body: unknown, now: Date = new Date()): Checked<CdIn
   return checked(() => validCreate(body, now));
 }
 
-/** The value, or the details of the 400 that `validate` throws. */
+/** The value, or the details of the InvalidCd that `validate` throws. */
 export function checked<T>(validate: () => T): Checked<T> {
   try {
     return { ok: true, value: validate() };
   } catch (error) {
-    if (!(error instanceof BadRequest)) throw error;
-    return { ok: false, details: error.details ?? [] };
+    if (!(error instanceof InvalidCd)) throw error;
+    return { ok: false, details: error.details };
   }
 }

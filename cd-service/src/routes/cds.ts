@@ -13,13 +13,7 @@ import {
   setPageHeaders,
   type Verdict,
 } from 'service-kit';
-import {
-  buildListQuery,
-  COUNT_LIMIT,
-  encodeCursor,
-  LIST_PARAMETERS,
-  readListParams,
-} from '../cd/query.js';
+import { buildListQuery, COUNT_LIMIT, encodeCursor } from '../cd/query.js';
 import { changesFor, newRecord } from '../cd/records.js';
 import { type Cd, maxYear } from '../cd/schema.js';
 import {
@@ -32,7 +26,7 @@ import {
 import type { CdStore, PageSummary, VersionCondition, VersionedCd } from '../store/store.js';
 import { requireToken } from './bearer-token.js';
 import { jsonBody, requestBody } from './json-body.js';
-import { idParameter, parseId } from './params.js';
+import { idParameter, LIST_PARAMETERS, parseId, readListParams } from './params.js';
 
 export interface CdRouteOptions {
   store: CdStore;

@@ -1,11 +1,11 @@
 import mongoose from 'mongoose';
-import { BadRequest, type ErrorDetail, type Logger } from 'service-kit';
-import { ServiceUnavailable } from '../errors.js';
+import type { Logger } from 'service-kit';
+import { type FieldProblem, InvalidCd, StoreUnavailable } from '../cd/errors.js';
 
 /** What a client reads when MongoDB does not answer; the cause goes to the log only. */
 export const UNAVAILABLE_MESSAGE = 'The database does not answer; try again later';
 
-/** Seconds a client should wait before trying again (`Retry-After`). */
+/** Seconds a client should wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
 
 const { mongo } = mongoose;
@@ -83,7 +83,7 @@ export function isUnavailable(error: unknown): boolean {
 const field = (documentPath: string) => (documentPath === '_id' ? 'id' : documentPath);
 
 /** Each path Mongoose refused, with what it said about it. */
-function validationDetails(error: mongoose.Error.ValidationError): ErrorDetail[] {
+function validationDetails(error: mongoose.Error.ValidationError): FieldProblem[] {
   return Object.entries(error.errors).map(([documentPath, problem]) => ({
     field: field(documentPath),
     message:
@@ -94,39 +94,32 @@ function validationDetails(error: mongoose.Error.ValidationError): ErrorDetail[]
 }
 
 /**
- * A failure of MongoDB as the API answers it: a refusal of the Mongoose schema is a 400 with
- * details (ajv is the judge of input, so it should not happen, but it is the client's write
- * that was refused); a database that does not answer is a 503 with `Retry-After`, its cause
- * kept for the log. Anything else is returned as it is (a 500).
+ * A failure of MongoDB as the domain's error: a refusal of the Mongoose schema is an invalid CD
+ * (ajv is the judge of input, so it should not happen, but it is the client's write that was
+ * refused); a database that does not answer makes the store unavailable. Either keeps its cause
+ * for the log; anything else is returned as it is.
  */
-export function toServiceError(error: unknown): unknown {
+export function toStoreError(error: unknown): unknown {
   if (error instanceof mongoose.Error.ValidationError) {
     const details = validationDetails(error);
     const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
-    return withCause(new BadRequest(`Invalid CD: ${summary}`, details), error);
+    return new InvalidCd(`Invalid CD: ${summary}`, details, { cause: error });
   }
   if (error instanceof mongoose.Error.CastError) {
     const detail = { field: field(error.path), message: `must be a ${error.kind.toLowerCase()}` };
-    return withCause(
-      new BadRequest(`Invalid CD: ${detail.field} ${detail.message}`, [detail]),
-      error,
-    );
+    return new InvalidCd(`Invalid CD: ${detail.field} ${detail.message}`, [detail], {
+      cause: error,
+    });
   }
   if (error instanceof mongoose.Error.StrictModeError) {
     const detail = { field: field(error.path), message: 'is not allowed' };
-    return withCause(
-      new BadRequest(`Invalid CD: ${detail.field} ${detail.message}`, [detail]),
-      error,
-    );
+    return new InvalidCd(`Invalid CD: ${detail.field} ${detail.message}`, [detail], {
+      cause: error,
+    });
   }
   if (isUnavailable(error)) {
-    return withCause(new ServiceUnavailable(UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS), error);
+    return new StoreUnavailable(UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS, { cause: error });
   }
-  return error;
-}
-
-function withCause<T extends Error>(error: T, cause: unknown): T {
-  error.cause = cause;
   return error;
 }
 
@@ -140,8 +133,8 @@ export interface Deadline {
 }
 
 /**
- * Runs a store operation, turning what MongoDB throws into the answer it calls for. With a
- * deadline, an operation not done in time fails with DeadlineExceeded (a 503) whatever the
+ * Runs a store operation, turning what MongoDB throws into the domain's errors. With a deadline,
+ * an operation not done in time fails with DeadlineExceeded (the store unavailable) whatever the
  * driver is waiting for; the operation itself is left to end on its own, and when it does, the
  * log says how (a write then may have been applied although its request was answered 503).
  */
@@ -149,7 +142,7 @@ export async function guarded<T>(operation: () => Promise<T>, deadline?: Deadlin
   try {
     return await (deadline ? withDeadline(operation(), deadline) : operation());
   } catch (error) {
-    throw toServiceError(error);
+    throw toStoreError(error);
   }
 }
 

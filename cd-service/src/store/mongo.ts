@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose, { type Connection, type ConnectOptions, Schema } from 'mongoose';
 import type { Logger } from 'service-kit';
+import { VersionMismatch } from '../cd/errors.js';
 import {
   COUNT_LIMIT,
   type Condition,
@@ -14,7 +15,7 @@ import {
 import { type CdRecord, toCd, toTitleOnly } from '../cd/schema.js';
 import { guarded, isUnavailable, mongoHosts } from './mongo-errors.js';
 import { cdMongooseSchema, toMongo, VERSION_PATH } from './mongo-schema.js';
-import { type CdStore, isConditional, type VersionCondition, VersionMismatch } from './store.js';
+import { type CdStore, isConditional, type VersionCondition } from './store.js';
 
 export interface MongoOptions {
   /** The database, when not the one named by the URI (the tests use a fresh one). */
@@ -27,8 +28,9 @@ export interface MongoOptions {
    */
   connectTimeoutMs?: number;
   /**
-   * How long a request's operation waits for MongoDB before it fails with a 503: its deadline,
-   * also the driver's socket and connection timeouts and the server's time limit of a query.
+   * How long a request's operation waits for MongoDB before the store is unavailable: its
+   * deadline, also the driver's socket and connection timeouts and the server's time limit of a
+   * query.
    */
   timeoutMs?: number;
   /** How long a ping (the health check) waits before it fails. */
@@ -196,7 +198,7 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
   );
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const healthTimeout = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
-  /** An operation of a request, failing with a 503 once `timeout` has passed without an answer. */
+  /** An operation of a request: StoreUnavailable once `timeout` passes without an answer. */
   const request = <T>(operation: string, run: () => Promise<T>) =>
     guarded(run, { ms: timeout, operation, ...(options.logger && { logger: options.logger }) });
   /**

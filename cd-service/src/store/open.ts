@@ -1,5 +1,5 @@
 import type { Logger } from 'service-kit';
-import { ServiceUnavailable } from '../errors.js';
+import { StoreUnavailable } from '../cd/errors.js';
 import { openSqliteStore } from './sqlite.js';
 import type { CdStore } from './store.js';
 
@@ -33,12 +33,12 @@ export async function openStore(config: StoreConfig, logger?: Logger): Promise<C
 }
 
 /**
- * What a store failure during the start is: not a passing trouble to try again later (the 503
- * a request would get), but the store's own reason, named after it: SQLite's "database disk
- * image is malformed (SQLITE_CORRUPT)" after the file's name. Other errors are kept as they are.
+ * What a store failure during the start is: not a passing trouble to try again later (as a
+ * request is told), but the store's own reason, named after it: SQLite's "database disk image is
+ * malformed (SQLITE_CORRUPT)" after the file's name. Other errors are kept as they are.
  */
 export function startFailure(error: unknown, config: StoreConfig): unknown {
-  if (!(error instanceof ServiceUnavailable) || !(error.cause instanceof Error)) return error;
+  if (!(error instanceof StoreUnavailable) || !(error.cause instanceof Error)) return error;
   const store = config.mongodbUri ? 'MongoDB' : config.dbPath;
   const code = (error.cause as { code?: unknown }).code;
   const reason = `${error.cause.message}${typeof code === 'string' ? ` (${code})` : ''}`;

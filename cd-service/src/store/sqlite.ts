@@ -1,9 +1,9 @@
 import { accessSync, type BigIntStats, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database, { type Statement } from 'better-sqlite3';
+import { StoreUnavailable, VersionMismatch } from '../cd/errors.js';
 import { type Condition, cappedTotal, type ListQuery, readPage, readPageEnd } from '../cd/query.js';
 import { type CdRecord, FIELD_NAMES, FILTERS, toCd, toTitleOnly } from '../cd/schema.js';
-import { ServiceUnavailable } from '../errors.js';
 import { lockFile } from './file-lock.js';
 import { readTurns } from './read-turns.js';
 import {
@@ -28,7 +28,7 @@ import {
   toSqlite,
   VERSION_COLUMN,
 } from './sqlite-schema.js';
-import { type CdStore, isConditional, type VersionCondition, VersionMismatch } from './store.js';
+import { type CdStore, isConditional, type VersionCondition } from './store.js';
 import { WriteBatcher } from './write-batcher.js';
 
 type Row = Record<string, unknown>;
@@ -42,7 +42,7 @@ export interface SqliteOptions {
 /** What a client reads when the database fails; the cause goes to the log only. */
 export const WRITE_UNAVAILABLE = 'The database cannot take writes now; try again later';
 export const READ_UNAVAILABLE = 'The database cannot be read now; try again later';
-/** Seconds a client should wait before trying again (`Retry-After`). */
+/** Seconds a client should wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
 
 /**
@@ -54,13 +54,12 @@ export const RETRY_AFTER_SECONDS = 5;
 const UNAVAILABLE_CODES =
   /^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|NOMEM|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)(_|$)/;
 
-/** A 503 with `Retry-After`, its cause (SQLite's error, or the file gone) and code kept for the log. */
-export class StoreUnavailable extends ServiceUnavailable {
+/** The store unavailable, its cause (SQLite's error, or the file gone) and code kept for the log. */
+export class SqliteUnavailable extends StoreUnavailable {
   readonly code: string;
 
   constructor(message: string, cause: SqliteError | DatabaseFileGone) {
-    super(message, RETRY_AFTER_SECONDS);
-    this.cause = cause;
+    super(message, RETRY_AFTER_SECONDS, { cause });
     this.code = cause.code;
   }
 }
@@ -86,16 +85,16 @@ export function isUnavailable(error: unknown): error is SqliteError {
   return error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code);
 }
 
-/** What a failed store operation is answered with: a failing database is a 503. */
-function toServiceError(error: unknown, message: string): unknown {
-  return isUnavailable(error) ? new StoreUnavailable(message, error) : error;
+/** What a failed store operation throws: a failing database makes the store unavailable. */
+function toStoreError(error: unknown, message: string): unknown {
+  return isUnavailable(error) ? new SqliteUnavailable(message, error) : error;
 }
 
 async function writing<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    throw toServiceError(error, WRITE_UNAVAILABLE);
+    throw toStoreError(error, WRITE_UNAVAILABLE);
   }
 }
 
@@ -103,7 +102,7 @@ function reading<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw toServiceError(error, READ_UNAVAILABLE);
+    throw toStoreError(error, READ_UNAVAILABLE);
   }
 }
 
@@ -349,13 +348,13 @@ function fileGone({ file, opened }: OpenedFile): DatabaseFileGone | undefined {
 /**
  * The store over an opened CD database (openCdDatabase); closing the store closes it. With the
  * file it lives in, every write batch (before and after its commit) and every ping check that
- * the path still leads to that file; when it does not, they fail with a 503.
+ * the path still leads to that file; when it does not, they fail with SqliteUnavailable.
  */
 export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
   const verifyFile = file
     ? () => {
         const gone = fileGone(file);
-        if (gone) throw new StoreUnavailable(WRITE_UNAVAILABLE, gone);
+        if (gone) throw new SqliteUnavailable(WRITE_UNAVAILABLE, gone);
       }
     : () => {};
   const batcher = new WriteBatcher(db, verifyFile);
@@ -479,7 +478,7 @@ export function sqliteStore(db: Database.Database, file?: OpenedFile): CdStore {
       failing = false;
       return value;
     } catch (error) {
-      if (!(error instanceof StoreUnavailable)) throw error;
+      if (!(error instanceof SqliteUnavailable)) throw error;
       failing = true;
       if (isNoRoom(error.cause) && makeRoom() && retry) return tracked(write);
       throw error;

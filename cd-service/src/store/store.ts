@@ -1,4 +1,3 @@
-import { PreconditionFailed } from 'service-kit';
 import type { ListQuery, SortKey } from '../cd/query.js';
 import type { Cd, CdChanges, CdRecord } from '../cd/schema.js';
 
@@ -43,21 +42,10 @@ export const isConditional = (condition: VersionCondition | undefined): boolean 
   condition?.in !== undefined || condition?.notIn !== undefined;
 
 /**
- * The CD changed between the request's preconditions and its write, to a version they exclude:
- * nothing changed. The store throws it for a conditional write it refused.
- */
-export class VersionMismatch extends PreconditionFailed {
-  constructor(id: string) {
-    super(
-      `The CD ${id} changed meanwhile: If-Match or If-None-Match no longer holds; nothing was changed: read it again (GET) and send its new ETag`,
-    );
-  }
-}
-
-/**
  * Where CDs live. Both stores behave alike for every client-visible detail; the service
  * computes ids, timestamps and filter keys, the store only keeps and finds records.
- * A promise resolved by a write means that the write is durable.
+ * A promise resolved by a write means that the write is durable. A store that cannot serve now
+ * throws StoreUnavailable (cd/errors.ts).
  */
 export interface CdStore {
   readonly kind: StoreKind;

@@ -12,13 +12,13 @@ import {
   isTotalExact,
   keysetParts,
   orderFor,
-  readListParams,
   readPage,
   readPageEnd,
   type SortKey,
 } from '../../src/cd/query.js';
 import { SORT_FIELDS } from '../../src/cd/schema.js';
-import { checked } from '../../src/cd/validate.js';
+import { readListParams } from '../../src/routes/params.js';
+import { checked } from '../helpers.js';
 
 const checkListParams = (raw: Record<string, string | string[] | undefined>) =>
   checked(() => readListParams(raw));

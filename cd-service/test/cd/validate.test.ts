@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { InvalidCd } from '../../src/cd/errors.js';
 import { TEXT_RULE } from '../../src/cd/schema.js';
 import {
   checkCreate,
@@ -283,12 +284,13 @@ describe('checkUpdate', () => {
 });
 
 describe('validCreate and validUpdate', () => {
-  it('give the trimmed value, or throw a 400 whose message names each problem', () => {
+  it('give the trimmed value, or throw an InvalidCd whose message names each problem', () => {
     expect(validCreate(makeCdInput({ title: ' Blue ' }), NOW).title).to.equal('Blue');
     expect(validUpdate({ genre: ' Jazz ' }, NOW)).to.deep.equal({ genre: 'Jazz' });
-    expect(() => validCreate({ ...makeCdInput(), id: 'x' }, NOW))
-      .to.throw('Invalid CD: id is set by the service and cannot be given')
-      .with.property('status', 400);
+    expect(() => validCreate({ ...makeCdInput(), id: 'x' }, NOW)).to.throw(
+      InvalidCd,
+      'Invalid CD: id is set by the service and cannot be given',
+    );
     expect(() => validUpdate({}, NOW)).to.throw(
       'Invalid update: body must have at least one of title, artist, genre, releaseYear',
     );

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { expectDocumentedApi } from 'service-kit/testing';
 import { cdApi } from '../../src/app.js';
-import { LIST_PARAMETERS } from '../../src/cd/query.js';
 import { type Cd, maxYear } from '../../src/cd/schema.js';
 import { cdRecordSchema, cdSchemas } from '../../src/cd/validate.js';
+import { LIST_PARAMETERS } from '../../src/routes/params.js';
 import { appEachTest } from '../fixtures.js';
 import { makeCdInput, request } from '../helpers.js';
 import { describeEachStore } from '../stores.js';

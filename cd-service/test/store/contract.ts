@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { VersionMismatch } from '../../src/cd/errors.js';
 import { buildListQuery, COUNT_LIMIT, encodeCursor, type ListParams } from '../../src/cd/query.js';
 import { changesFor, newRecord } from '../../src/cd/records.js';
 import type { Cd, CdChanges, CdInput } from '../../src/cd/schema.js';
-import { type CdStore, VersionMismatch } from '../../src/store/store.js';
+import type { CdStore } from '../../src/store/store.js';
 import { byCodePoint, makeCdInput } from '../helpers.js';
 import { type StoreFactory, type StoreHandle, skipWhereDiffers } from '../stores.js';
 import { UNUSUAL_TEXT } from '../text-cases.js';

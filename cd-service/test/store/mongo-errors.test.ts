@@ -1,15 +1,14 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { BadRequest } from 'service-kit';
-import { ServiceUnavailable } from '../../src/errors.js';
+import { InvalidCd, StoreUnavailable } from '../../src/cd/errors.js';
 import {
   DeadlineExceeded,
   guarded,
   isUnavailable,
   mongoHosts,
   RETRY_AFTER_SECONDS,
-  toServiceError,
+  toStoreError,
   UNAVAILABLE_MESSAGE,
 } from '../../src/store/mongo-errors.js';
 import { cdMongooseSchema } from '../../src/store/mongo-schema.js';
@@ -28,7 +27,7 @@ function serverError(code: number, labels: string[] = []) {
   return error;
 }
 
-describe('MongoDB failures as answers (no server)', () => {
+describe('MongoDB failures as the store tells them (no server)', () => {
   const unavailable = {
     'a refused or dropped connection': new mongo.MongoNetworkError('connect ECONNREFUSED'),
     'a socket timeout': new mongo.MongoNetworkTimeoutError('connection timed out'),
@@ -49,19 +48,18 @@ describe('MongoDB failures as answers (no server)', () => {
   };
 
   for (const [what, error] of Object.entries(unavailable)) {
-    it(`answers ${what} with 503, Retry-After and the cause kept for the log`, () => {
+    it(`makes ${what} the store unavailable, with when to retry and the cause kept for the log`, () => {
       expect(isUnavailable(error), what).to.equal(true);
-      const answer = toServiceError(error);
-      expect(answer).to.be.instanceOf(ServiceUnavailable);
-      const http = answer as ServiceUnavailable;
-      expect(http.status).to.equal(503);
-      expect(http.message).to.equal(UNAVAILABLE_MESSAGE);
-      expect(http.headers).to.deep.equal({ 'Retry-After': String(RETRY_AFTER_SECONDS) });
-      expect(http.cause).to.equal(error);
+      const answer = toStoreError(error);
+      expect(answer).to.be.instanceOf(StoreUnavailable);
+      const unavailable = answer as StoreUnavailable;
+      expect(unavailable.message).to.equal(UNAVAILABLE_MESSAGE);
+      expect(unavailable.retryAfterSeconds).to.equal(RETRY_AFTER_SECONDS);
+      expect(unavailable.cause).to.equal(error);
     });
   }
 
-  it('leaves other failures as they are (a 500): a closed client, a duplicate key, a bug', () => {
+  it('leaves other failures as they are: a closed client, a duplicate key, a bug', () => {
     for (const error of [
       new mongo.MongoNotConnectedError('Client must be connected before running operations'),
       new mongo.MongoTopologyClosedError(),
@@ -69,11 +67,11 @@ describe('MongoDB failures as answers (no server)', () => {
       new TypeError('x is undefined'),
     ]) {
       expect(isUnavailable(error), error.message).to.equal(false);
-      expect(toServiceError(error)).to.equal(error);
+      expect(toStoreError(error)).to.equal(error);
     }
   });
 
-  it('answers a refusal of the Mongoose schema with 400 and details per field', async () => {
+  it('makes a refusal of the Mongoose schema an invalid CD, with details per field', async () => {
     const error = await new Model({
       _id: 'x',
       artist: 'a',
@@ -87,9 +85,8 @@ describe('MongoDB failures as answers (no server)', () => {
       .validate()
       .catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(mongoose.Error.ValidationError);
-    const answer = toServiceError(error) as BadRequest;
-    expect(answer).to.be.instanceOf(BadRequest);
-    expect(answer.status).to.equal(400);
+    const answer = toStoreError(error) as InvalidCd;
+    expect(answer).to.be.instanceOf(InvalidCd);
     expect(answer.details).to.have.deep.members([
       { field: 'title', message: 'is required' },
       { field: 'releaseYear', message: 'must be a number' },
@@ -98,21 +95,20 @@ describe('MongoDB failures as answers (no server)', () => {
     expect(answer.cause).to.equal(error);
   });
 
-  it('answers a value that cannot be cast with 400, naming the field', async () => {
+  it('makes a value that cannot be cast an invalid CD, naming the field', async () => {
     const validation = await new Model({ _id: 'x', releaseYear: 'soon' })
       .validate()
       .catch((caught: unknown) => caught);
-    const fromValidation = toServiceError(validation) as BadRequest;
-    expect(fromValidation.status).to.equal(400);
+    const fromValidation = toStoreError(validation) as InvalidCd;
+    expect(fromValidation).to.be.instanceOf(InvalidCd);
     expect(fromValidation.details).to.deep.include({
       field: 'releaseYear',
       message: 'must be a number',
     });
 
     const cast = new mongoose.Error.CastError('Number', 'soon', 'releaseYear');
-    const answer = toServiceError(cast) as BadRequest;
-    expect(answer).to.be.instanceOf(BadRequest);
-    expect(answer.status).to.equal(400);
+    const answer = toStoreError(cast) as InvalidCd;
+    expect(answer).to.be.instanceOf(InvalidCd);
     expect(answer.details).to.deep.equal([{ field: 'releaseYear', message: 'must be a number' }]);
   });
 
@@ -126,7 +122,7 @@ describe('MongoDB failures as answers (no server)', () => {
     expect(mongoHosts('not a uri')).to.equal('the host of MONGODB_URI');
   });
 
-  it('answers an operation MongoDB does not finish by its deadline with 503, and logs how it ended later', async () => {
+  it('makes the store unavailable when MongoDB does not finish an operation by its deadline, and logs how it ended later', async () => {
     const logger = captureLogger('cd-service');
     let finish: (value: string) => void = () => {};
     const hanging = new Promise<string>((resolve) => {
@@ -135,8 +131,8 @@ describe('MongoDB failures as answers (no server)', () => {
     const answer = await guarded(() => hanging, { ms: 50, operation: 'insert', logger }).catch(
       (caught: unknown) => caught,
     );
-    expect(answer).to.be.instanceOf(ServiceUnavailable);
-    const failure = answer as ServiceUnavailable;
+    expect(answer).to.be.instanceOf(StoreUnavailable);
+    const failure = answer as StoreUnavailable;
     expect(failure.message).to.equal(UNAVAILABLE_MESSAGE);
     expect(failure.cause).to.be.instanceOf(DeadlineExceeded);
     expect((failure.cause as Error).message).to.equal(

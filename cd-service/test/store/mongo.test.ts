@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import mongoose, { type Connection } from 'mongoose';
-import { BadRequest, type ErrorDetail } from 'service-kit';
+import { InvalidCd } from '../../src/cd/errors.js';
 import { changesFor, newRecord } from '../../src/cd/records.js';
 import type { CdRecord } from '../../src/cd/schema.js';
 import { openMongoStore } from '../../src/store/mongo.js';
@@ -19,12 +19,11 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-/** Asserts a 400 naming exactly these fields. */
+/** Asserts an invalid CD naming exactly these fields. */
 function expectRefused(error: unknown, fields: string[]) {
-  expect(error).to.be.instanceOf(BadRequest);
-  const refusal = error as BadRequest;
-  expect(refusal.status).to.equal(400);
-  expect((refusal.details as ErrorDetail[]).map((detail) => detail.field)).to.have.members(fields);
+  expect(error).to.be.instanceOf(InvalidCd);
+  const refusal = error as InvalidCd;
+  expect(refusal.details.map((detail) => detail.field)).to.have.members(fields);
 }
 
 if (mongoFactory) {

@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { StoreUnavailable } from '../../src/cd/errors.js';
 import { buildListQuery } from '../../src/cd/query.js';
 import { changesFor } from '../../src/cd/records.js';
 import type { Cd } from '../../src/cd/schema.js';
-import { ServiceUnavailable } from '../../src/errors.js';
 import {
   openCdDatabase,
   openSqliteStore,
   READ_UNAVAILABLE,
-  StoreUnavailable,
+  SqliteUnavailable,
   sqliteStore,
   WRITE_UNAVAILABLE,
 } from '../../src/store/sqlite.js';
@@ -16,12 +16,11 @@ import type { CdStore } from '../../src/store/store.js';
 import { folderEachTest } from '../fixtures.js';
 import { makeRecord, rejection } from '../helpers.js';
 
-/** The 503 of a failing database: Retry-After, a message for the client, the SQLite cause. */
+/** The store unavailable: when to retry, a message for the client, the SQLite cause. */
 function expectUnavailable(error: unknown, code: RegExp): void {
-  expect(error).to.be.instanceOf(StoreUnavailable).and.instanceOf(ServiceUnavailable);
-  const failure = error as StoreUnavailable;
-  expect(failure.status).to.equal(503);
-  expect(failure.headers).to.deep.equal({ 'Retry-After': '5' });
+  expect(error).to.be.instanceOf(SqliteUnavailable).and.instanceOf(StoreUnavailable);
+  const failure = error as SqliteUnavailable;
+  expect(failure.retryAfterSeconds).to.equal(5);
   expect(failure.message).to.equal(WRITE_UNAVAILABLE);
   expect(failure.code).to.match(code);
   expect(failure.cause).to.be.instanceOf(Database.SqliteError);
@@ -147,8 +146,8 @@ describe('SQLite store: a failing database answers writes with 503', () => {
       () => store.count(),
       () => store.ping(),
     ]) {
-      const error = (await rejection(read())) as StoreUnavailable;
-      expect(error).to.be.instanceOf(StoreUnavailable);
+      const error = (await rejection(read())) as SqliteUnavailable;
+      expect(error).to.be.instanceOf(SqliteUnavailable);
       expect(error.message).to.equal(READ_UNAVAILABLE);
       expect(error.code).to.equal('SQLITE_IOERR_READ');
     }
@@ -176,7 +175,7 @@ describe('SQLite store: a failing database answers writes with 503', () => {
     const bad = makeRecord();
     bad.title = null as never;
     const error = await rejection(store.insert(bad));
-    expect(error).not.to.be.instanceOf(ServiceUnavailable);
+    expect(error).not.to.be.instanceOf(StoreUnavailable);
     expect(String(error)).to.match(/NOT NULL constraint failed/);
   });
 });

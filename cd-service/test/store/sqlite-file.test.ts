@@ -9,13 +9,13 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { expect } from 'chai';
-import { ServiceUnavailable } from '../../src/errors.js';
+import { StoreUnavailable } from '../../src/cd/errors.js';
 import { FileInUse } from '../../src/store/file-lock.js';
 import {
   DatabaseFileGone,
   openCdDatabase,
   openSqliteStore,
-  StoreUnavailable,
+  SqliteUnavailable,
   sqliteStore,
   WRITE_UNAVAILABLE,
 } from '../../src/store/sqlite.js';
@@ -23,10 +23,10 @@ import type { CdStore } from '../../src/store/store.js';
 import { folderEachTest } from '../fixtures.js';
 import { makeRecord, rejection } from '../helpers.js';
 
-/** A 503 of the store whose cause says that the file is gone, and what the path holds now. */
+/** The store unavailable, its cause saying that the file is gone, and what the path holds now. */
 function expectFileGone(error: unknown, file: string, now: RegExp) {
-  expect(error).to.be.instanceOf(StoreUnavailable).and.instanceOf(ServiceUnavailable);
-  const failure = error as StoreUnavailable;
+  expect(error).to.be.instanceOf(SqliteUnavailable).and.instanceOf(StoreUnavailable);
+  const failure = error as SqliteUnavailable;
   expect(failure.message).to.equal(WRITE_UNAVAILABLE);
   expect(failure.code).to.equal('DATABASE_FILE_GONE');
   expect(failure.cause).to.be.instanceOf(DatabaseFileGone);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { VersionMismatch } from '../../src/cd/errors.js';
 import { changesFor, newRecord } from '../../src/cd/records.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import {
@@ -9,7 +10,6 @@ import {
   RECORD_PROPERTIES,
   SCHEMA_VERSION,
 } from '../../src/store/sqlite-schema.js';
-import { VersionMismatch } from '../../src/store/store.js';
 import { folderEachTest } from '../fixtures.js';
 import { makeCdInput } from '../helpers.js';
 import { VERSION_0_SCHEMA } from './earlier-schemas.js';

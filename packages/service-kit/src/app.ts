@@ -40,6 +40,11 @@ export interface ServiceParts extends Omit<PagesOptions, 'cacheViews'> {
   apiRouters?: readonly Router[];
   /** Content-Security-Policy directives, helmet's way; by default, pages that load only their own assets. */
   contentSecurityPolicy?: Record<string, string[]>;
+  /**
+   * The service's own errors (its domain's, its store's) as the HTTP errors they are answered
+   * with, any other error as it is: the error middleware answers with what it returns.
+   */
+  toHttpError?: (error: unknown) => unknown;
 }
 
 export interface ServiceAppOptions extends ServiceParts, AppSettings {
@@ -64,7 +69,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   logLateErrors(app, logger);
   app.use(path(isJsonPath));
   app.use(requestRecord(options.logRequests ? logger : undefined, registry));
-  app.use(errors(logger, security.secure, page.renderError));
+  app.use(errors(logger, security.secure, page.renderError, options.toHttpError));
   app.use(finish);
   // Before the well-formed check, so that a script can read its 400s.
   app.use(cors(api.operations, options.corsOrigins ?? ['*']));

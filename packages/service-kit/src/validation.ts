@@ -49,6 +49,11 @@ interface ValidatorOptions {
   emptyIsAbsent?: readonly string[];
   /** Rules across parameters (`from` not after `to`), given the values their schemas passed. */
   rules?: (values: Readonly<Record<string, unknown>>) => ErrorDetail[];
+  /**
+   * What a refusal throws, given its message and details: by default a BadRequest (400); a
+   * domain's own error when the domain checks its data with the validator.
+   */
+  error?: (message: string, details: ErrorDetail[]) => Error;
 }
 
 /**
@@ -129,8 +134,10 @@ export function bodyValidator<T>(
   };
 }
 
+const badRequest = (message: string, details: ErrorDetail[]) => new BadRequest(message, details);
+
 function failure(
-  { label, summary, messages = {}, unknownMessage }: ValidatorOptions,
+  { label, summary, messages = {}, unknownMessage, error = badRequest }: ValidatorOptions,
   schemas: Readonly<Record<string, JsonSchema>>,
   defaultLabel: string,
   kind: 'parameter' | 'field',
@@ -166,8 +173,8 @@ function failure(
       }
       return found;
     },
-    /** A 400 naming the first few problems and counting the rest. */
-    error(details: ErrorDetail[]): BadRequest {
+    /** A refusal (a 400 by default) naming the first few problems and counting the rest. */
+    error(details: ErrorDetail[]): Error {
       const problems = new Problems<ErrorDetail>(LISTED_IN_ANSWER);
       for (const detail of details) problems.add(detail);
       const { listed } = problems;
@@ -175,7 +182,7 @@ function failure(
       const message = summary
         ? summary(listed)
         : `Invalid ${label ?? defaultLabel}: ${lines.join('; ')}`;
-      return new BadRequest(message, listed);
+      return error(message, listed);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import createError from 'http-errors';
 import Koa, { type Middleware } from 'koa';
 import { Registry } from 'prom-client';
 import request from 'supertest';
@@ -65,6 +66,29 @@ describe('each middleware, alone in a Koa app', () => {
     const html = await request(pages).get('/bad').expect(400);
     expect(html.text).to.equal('<p>page</p>');
     expect(html.headers['cache-control']).to.equal('no-store');
+  });
+
+  it("errors: a service's own error answered as the HTTP error it maps to, logged as thrown", async () => {
+    class StoreDown extends Error {
+      code = 'DOWN';
+    }
+    const logger = captureLogger();
+    const toHttpError = (error: unknown) =>
+      error instanceof StoreDown
+        ? createError(503, 'Try again later', { expose: true, headers: { 'Retry-After': '5' } })
+        : error;
+    const thrower: Middleware = (ctx) => {
+      if (ctx.path === '/down') throw new StoreDown('the disk is full');
+      throw new BadRequest('Bad thing');
+    };
+    const server = alone([kind(true), errors(logger, () => {}, undefined, toHttpError)], thrower);
+    const down = await request(server).get('/down').expect(503).expect('Retry-After', '5');
+    expect(down.body).to.deep.equal({ error: 'Try again later', status: 503 });
+    expect(logger.lines).to.have.length(1);
+    expect(logger.lines[0]).to.include({ level: 'error', message: 'Try again later' });
+    expect(logger.lines[0]?.err).to.include({ code: 'DOWN', message: 'the disk is full' });
+    const other = await request(server).get('/other').expect(400);
+    expect(other.body).to.deep.equal({ error: 'Bad thing', status: 400 });
   });
 
   it("the answer's finish: serializes, tags, answers 304 and compresses", async () => {

@@ -295,6 +295,32 @@ describe('bodyValidator', () => {
     ]);
   });
 
+  it('throws the error a domain asks for instead of a 400, with the same message and details', () => {
+    class InvalidRecord extends Error {
+      constructor(
+        message: string,
+        readonly details: ErrorDetail[],
+      ) {
+        super(message);
+      }
+    }
+    const domain = bodyValidator(schema, {
+      label: 'record',
+      error: (message, details) => new InvalidRecord(message, details),
+    });
+    const thrown = (() => {
+      try {
+        domain({ title: '', year: 2000 });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).to.be.instanceOf(InvalidRecord).and.not.instanceOf(BadRequest);
+    expect({ ...(thrown as InvalidRecord), message: (thrown as Error).message }).to.deep.equal(
+      refusal(() => check({ title: '', year: 2000 })),
+    );
+  });
+
   it('keeps __proto__ a plain key, refused, touching no prototype', () => {
     const body = JSON.parse('{"title":"t","year":2000,"__proto__":{"polluted":true}}');
     expect(refusal(() => check(body)).details.map((d) => d.field)).to.deep.equal(['__proto__']);

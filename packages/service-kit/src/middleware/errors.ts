@@ -17,14 +17,17 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
  * The one place where failures become answers: an error meant for the client (http-errors'
  * `expose`) keeps its status, message, details and headers; anything else is logged and answered
  * with a generic message. So does an error status the routes left without a body (the routers'
- * 404 and 405). Each gets the security headers again (`secure`: the failure may have come before
- * they were set) and, outside the JSON paths, the error page when it renders. A failure after the
- * answer started cuts it: the client sees it cut, not an answer that never ends.
+ * 404 and 405). A service's own errors are first turned into the HTTP errors they are answered
+ * with (`toHttpError`); the log keeps the error thrown, with its own cause and fields. Each gets
+ * the security headers again (`secure`: the failure may have come before they were set) and,
+ * outside the JSON paths, the error page when it renders. A failure after the answer started cuts
+ * it: the client sees it cut, not an answer that never ends.
  */
 export function errors(
   logger: Logger,
   secure: (ctx: Context) => void,
   renderPage: ((ctx: Context, body: ErrorBody) => Promise<string>) | undefined,
+  toHttpError: (error: unknown) => unknown = (error) => error,
 ): Middleware<KitState> {
   const answer = async (ctx: ParameterizedContext<KitState>, body: ErrorBody) => {
     ctx.status = body.status;
@@ -45,15 +48,16 @@ export function errors(
     ctx.body = body;
   };
   const thrown = (ctx: ParameterizedContext<KitState>, error: unknown) => {
-    const body = toErrorBody(error);
+    const answered = toHttpError(error);
+    const body = toErrorBody(answered);
     if (body.status >= 500) {
       logger.error(
         { err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId },
-        isHttpError(error) && error.expose ? error.message : 'unhandled error',
+        isHttpError(answered) && answered.expose ? answered.message : 'unhandled error',
       );
     }
     for (const name of DISCARDED_ON_ERROR) ctx.remove(name);
-    const { headers } = Object(error) as { headers?: unknown };
+    const { headers } = Object(answered) as { headers?: unknown };
     if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
     return answer(ctx, body);
   };
