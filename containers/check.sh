@@ -85,11 +85,14 @@ fi
 if have haproxy; then
   config=$(mktemp)
   sed "s#/usr/local/etc/haproxy/errors/#$REPO_ROOT/proxy/errors/#g" proxy/haproxy.cfg >"$config"
-  # With the image's settings (proxy/Dockerfile's ENV).
+  # With the image's settings (proxy/Dockerfile's ENV), and a certificate as start.sh makes one.
   mapfile -t image_env < <(sed -nE 's/^(ENV +| +)([A-Z_]+)=("?)([^" \\]*)\3 *\\?$/\2=\4/p' proxy/Dockerfile)
-  if out=$(env "${image_env[@]}" haproxy -c -f "$config" 2>&1); then log "ok   haproxy -c proxy/haproxy.cfg"
+  pem=$(mktemp)
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=check \
+    -keyout "$pem.key" -out "$pem.crt" 2>/dev/null && cat "$pem.crt" "$pem.key" >"$pem"
+  if out=$(env "${image_env[@]}" EDGE_TLS_PEM="$pem" haproxy -c -f "$config" 2>&1); then log "ok   haproxy -c proxy/haproxy.cfg"
   else log "FAIL haproxy -c proxy/haproxy.cfg:"; sed 's/^/    /' <<<"$out" >&2; failed=1; fi
-  rm -f "$config"
+  rm -f "$config" "$pem" "$pem.key" "$pem.crt"
 else
   log "note: haproxy is not installed here: proxy/haproxy.cfg is checked when its image starts"
 fi

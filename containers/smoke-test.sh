@@ -7,7 +7,9 @@
 #      service's routes and containers; a cacheable answer is a MISS, then a HIT with the same
 #      bytes; a random page and cd-service's answers are PASS; compression per variant; one cache
 #      entry per representation (query order, percent-encoding, Host, 2,000 Origins);
-#      X-Request-Id; /metrics refused (read at each replica's own address); 2,000 parameters get the
+#      X-Request-Id; HTTPS with the edge's self-signed certificate, HTTP/2 by ALPN, one cache for
+#      both protocols, a write over HTTP/2 read over both, malformed HTTP/2 requests refused
+#      before any replica (containers/hostile-h2.mjs); /metrics refused (read at each replica's own address); 2,000 parameters get the
 #      service's JSON 400; the edge's own errors fit the path (a page or the JSON body), carry the
 #      services' security headers and CORS for any origin, and a request it cannot parse gets
 #      400; a CD written is seen by the next read, and one writer with 12 readers for 20 s sees no
@@ -41,6 +43,7 @@ PORT_BASE=${SMOKE_PORT_BASE:-13000}
 # comes, and a machine loaded by other work (CI runs the tests beside) takes its time to start one.
 export IMAGE_TAG=smoke BIND_ADDRESS=127.0.0.1 LOG_REQUESTS=true UP_TIMEOUT=120 READY_TIMEOUT=120
 export GAMES_PORT=$((PORT_BASE + 1)) TRAVEL_PORT=$((PORT_BASE + 2)) CD_PORT=$((PORT_BASE + 3))
+export GAMES_HTTPS_PORT=$((PORT_BASE + 441)) TRAVEL_HTTPS_PORT=$((PORT_BASE + 442)) CD_HTTPS_PORT=$((PORT_BASE + 443))
 export CD_API_TOKEN=smoke-token-$RANDOM$RANDOM ITINERARY_SEED=smoke-seed
 # The SQLite stack's loads (hostile connections, a steady load, many readers) come from one
 # address: the edge's per-client limits are lifted there. The MongoDB stack keeps the shipped
@@ -470,6 +473,53 @@ expect cd-service "the next read of the list has it" 200 '"Smoke Test"' -- "$c/c
 expect cd-service "GET /cds/<new id>" 200 '"Smoke Test"' -- "$c/cds/$cd_id"
 if out=$(node containers/read-after-write.mjs "$c" 2>&1); then ok "edge: one writer and 12 readers for 20 s, no stale read: $out"
 else fail "edge: reads after writes: $out"; fi
+
+phase "the SQLite stack: HTTPS and HTTP/2"
+gs=https://127.0.0.1:$GAMES_HTTPS_PORT cs=https://127.0.0.1:$CD_HTTPS_PORT
+# The self-signed certificate start.sh made, as a client told to trust it checks it.
+pem=$work/edge-certificate.pem
+docker exec "$(container_of proxy)" cat /certs/certificate.pem >"$pem" 2>/dev/null || true
+H2=(--http2 --cacert "$pem")
+expect games-service "GET /api/games/1 over HTTPS, the edge's certificate trusted (curl --cacert)" 200 '"id": *1' -- "${H2[@]}" "$gs/api/games/1"
+h2_version=$(curl -sS "${H2[@]}" -o /dev/null -w '%{http_version}' "$gs/api/games/1" || true)
+if [ "$h2_version" = 2 ]; then ok "edge: ALPN gives HTTP/2 to a client that offers it"; else fail "edge: HTTPS with --http2 spoke HTTP/$h2_version"; fi
+h1_version=$(curl -sS --http1.1 --cacert "$pem" -o /dev/null -w '%{http_version}' "$gs/api/games/1" || true)
+if [ "$h1_version" = 1.1 ]; then ok "edge: HTTPS speaks HTTP/1.1 to a client that offers only that"; else fail "edge: HTTPS with --http1.1 spoke HTTP/$h1_version"; fi
+if [ -z "$(header Strict-Transport-Security)" ]; then ok "edge: no Strict-Transport-Security with the self-signed certificate"
+else fail "edge: Strict-Transport-Security with a self-signed certificate: $(header Strict-Transport-Security)"; fi
+# One cache for both protocols: what HTTP/1.1 stored, HTTP/2 gets, byte for byte, with its ETag.
+h2_url="$g/api/games?genre=Puzzle&limit=3"
+expect_cache "GET $h2_url over HTTP/1.1, br" MISS -- "${BR[@]}" "$h2_url"
+cp "$work/body" "$work/h1-body"; h1_etag=$(header ETag)
+expect_cache "the same over HTTP/2: the entry HTTP/1.1 stored" HIT -- "${BR[@]}" "${H2[@]}" "$gs/api/games?genre=Puzzle&limit=3"
+if cmp -s "$work/h1-body" "$work/body" && [ "$(header ETag)" = "$h1_etag" ]; then ok "edge: HTTP/2 gets the bytes and the ETag HTTP/1.1 got ($h1_etag)"
+else fail "edge: HTTP/2 and HTTP/1.1 differ (ETag $(header ETag) against $h1_etag)"; fi
+# A write over HTTP/2 is seen by the next read, over either protocol.
+expect cd-service "PUT /cds/<id> over HTTP/2, with the token" 200 '"releaseYear": *2023' -- "${H2[@]}" -X PUT \
+  -H 'Content-Type: application/json' -H "Authorization: Bearer $CD_API_TOKEN" -d '{"releaseYear":2023}' "$cs/cds/$cd_id"
+expect cd-service "the next read over HTTP/2 has it" 200 '"releaseYear": *2023' -- "${H2[@]}" "$cs/cds/$cd_id"
+expect cd-service "the next read over HTTP/1.1 has it" 200 '"releaseYear": *2023' -- "$c/cds/$cd_id"
+expect games-service "TRACE over HTTP/2: the edge's own JSON 405" 405 '"status":405' -- "${H2[@]}" -X TRACE "$gs/api/games"
+# What HTTP/1.1 would refuse, sent frame by frame over HTTP/2 (containers/hostile-h2.mjs): header
+# names and values with uppercase, a colon, CR, LF, NUL; a content-length the DATA disagrees with;
+# a stream reset mid-body. None may reach a replica as another request.
+if out=$(CA="$pem" TOKEN="$CD_API_TOKEN" node containers/hostile-h2.mjs "$cs" "/cds?limit=1" "/cds/$cd_id" 2>&1); then
+  ok "edge: malformed HTTP/2 requests refused, the connection serving on: $(grep -oE '"case":"[^"]*"' <<<"$out" | sort | uniq -c | tr -s ' \n' ' ')"
+else fail "edge: malformed HTTP/2 requests: $out"; fi
+# In the replicas' request logs: no malformed request at all; the one reset mid-body may have
+# begun there (its headers go ahead of its body), but never as a whole request answered 2xx.
+h2_ids=$(grep -oE 'h2-[a-z-]+-[0-9a-f]{8}' <<<"$out" | sort -u)
+h2_lines=$(for id in $(containers_of cd-service); do docker logs "$id" 2>&1; done | grep -E 'h2-[a-z-]+-[0-9a-f]{8}' || true)
+h2_wrong=$(grep -vE '"requestId":"h2-reset-mid-body-' <<<"$h2_lines" | grep . || true)
+h2_wrong+=$(grep -E '"status":2[0-9][0-9]' <<<"$h2_lines" || true)
+if [ -n "$h2_ids" ] && [ -z "$h2_wrong" ]; then ok "edge: none of the $(wc -w <<<"$h2_ids") malformed HTTP/2 requests reached a cd replica as a request; the reset one as $(grep -oE '"status":[0-9]+' <<<"$h2_lines" | head -1 || echo 'nothing')"
+else fail "edge: malformed HTTP/2 requests reached a replica: ${h2_wrong:-(no ids printed)}"; fi
+expect cd-service "the CD after them: unchanged" 200 '"releaseYear": *2023' -- "$c/cds/$cd_id"
+# The certificate stays: kept in the edge-certs volume, it is not made anew when the edge restarts.
+compose restart proxy >"$work/restart.out" 2>&1 || cat "$work/restart.out" >&2
+wait_edge_ready 60 $(containers_of games-service) || fail "the edge does not have the replicas back after its restart"
+if docker exec "$(container_of proxy)" cat /certs/certificate.pem 2>/dev/null | cmp -s - "$pem"; then ok "edge: the same certificate after a restart (the edge-certs volume)"
+else fail "edge: a new certificate after a restart"; fi
 
 phase "the SQLite stack: hostile connections beside 12 bystanders, 20 s"
 # Every replica must stay up (the same container start, Docker's restart count unchanged), and

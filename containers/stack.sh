@@ -13,7 +13,7 @@
 #      UP_TIMEOUT (seconds to wait for health, default 240), VERBOSE=1 (the whole build output;
 #      otherwise one line per build step, the rest in a log file), MONGO_STANDIN=1 (up: a local
 #      stand-in for MongoDB, containers/mongo-standin.sh, where the mongo image cannot be pulled),
-#      and the stack's own variables (ITINERARY_SEED, CD_API_TOKEN, MONGODB_URI, GAMES_PORT,
+#      and the stack's own variables (ITINERARY_SEED, CD_API_TOKEN, MONGODB_URI, GAMES_PORT, GAMES_HTTPS_PORT,
 #      TRAVEL_PORT, CD_PORT, BIND_ADDRESS, PROXY_CACHE_MB).
 #      EXTRA_COMPOSE_FILE: a compose file of your own, added after the stack's (an override).
 set -euo pipefail
@@ -37,6 +37,7 @@ print_urls() {
   echo "  games-service   http://$bind:${GAMES_PORT:-3001}"
   echo "  travel-service  http://$bind:${TRAVEL_PORT:-3002}"
   echo "  cd-service      http://$bind:${CD_PORT:-3003}/docs  (the CD API: /cds)"
+  echo "  over HTTPS and HTTP/2: https://$bind:${GAMES_HTTPS_PORT:-3441}, :${TRAVEL_HTTPS_PORT:-3442}, :${CD_HTTPS_PORT:-3443} (containers/README.md#https)"
   echo
   echo "  through the caching edge (X-Cache says HIT, MISS or PASS); $1"
   echo "  make logs (follow the logs), make ps, make down (stop; the data stays)"

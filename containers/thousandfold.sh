@@ -34,6 +34,7 @@ PORT_BASE=${THOUSANDFOLD_PORT_BASE:-14000}
 TIMES=${TIMES:-1000}
 export BIND_ADDRESS=127.0.0.1 UP_TIMEOUT=${UP_TIMEOUT:-240} ITINERARY_SEED=thousandfold
 export GAMES_PORT=$((PORT_BASE + 1)) TRAVEL_PORT=$((PORT_BASE + 2)) CD_PORT=$((PORT_BASE + 3))
+export GAMES_HTTPS_PORT=$((PORT_BASE + 441)) TRAVEL_HTTPS_PORT=$((PORT_BASE + 442)) CD_HTTPS_PORT=$((PORT_BASE + 443))
 # Its 64 clients come from one address: the edge's per-client limits are lifted for them.
 export EDGE_CLIENT_CONNECTIONS=100000 EDGE_CLIENT_REQUESTS=100000000 EDGE_CLIENT_WRITES=100000000
 SQLITE=(-f docker-compose.yml -f docker-compose.sqlite.yml)
