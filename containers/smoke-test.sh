@@ -24,6 +24,8 @@
 #      written through the edge read by each, and after a rolling restart of both; the edge's
 #      per-client limits as shipped (containers/edge-limits.mjs): 429s past the budget, and a
 #      bystander at another address answered while one address holds 4,500 connections;
+#      Chromium on another origin (containers/browser-checks.mjs): the games page and a CD's
+#      read-modify-write over HTTPS with the edge's certificate, and the 429 read by a script;
 #   4. removes what it started (containers, network, volumes), whatever happened, and prints
 #      the time of each phase.
 # Prints `SKIPPED: <reason>` and exits 0 when no Docker engine answers (SMOKE_REQUIRED=1: exits 1).
@@ -628,6 +630,10 @@ stack_down || fail "the SQLite stack does not come down"
 phase "the MongoDB stack: MONGO_STANDIN=1 containers/stack.sh up"
 stack_files=(-f docker-compose.yml -f docker-compose.mongo-standin.yml)
 unset "${LIFTED_LIMITS[@]%%=*}"
+# A page of this origin calls the CD API from a browser (containers/browser-checks.mjs), as the
+# README tells a user to allow it.
+page_origin=http://127.0.0.1:$((PORT_BASE + 999))
+export CORS_ORIGINS=$page_origin
 start=$SECONDS
 MONGO_STANDIN=1 bash containers/stack.sh up 2>&1 | stamped >"$work/up.out" || { cat "$work/up.out" >&2; die "make up's path (MONGO_STANDIN=1) failed"; }
 stack_lines "$work/up.out"
@@ -685,6 +691,19 @@ wait "$hold_pid" || true
 held=$(sed -nE 's/.*"heldToTheEnd":([0-9]+).*/\1/p' "$work/hold.json")
 if [ -n "$held" ] && [ "$held" -le 100 ]; then ok "edge: of 4,500 connections from one address, it held $held (EDGE_CLIENT_CONNECTIONS, 100): $(cat "$work/hold.json")"
 else fail "edge: one address kept more connections than its limit: $(cat "$work/hold.json")"; fi
+# A browser on another origin: the games page and a CD's read-modify-write over HTTPS, trusting
+# the edge's certificate, then the 429 as its script reads it.
+if [ -d packages/service-kit/node_modules/playwright-core ] && [ -x /usr/bin/chromium-headless-shell ]; then
+  docker exec "$(container_of proxy)" cat /certs/certificate.pem >"$work/edge-certificate.pem"
+  spki=$(openssl x509 -in "$work/edge-certificate.pem" -pubkey -noout | openssl pkey -pubin -outform der |
+    openssl dgst -sha256 -binary | base64)
+  if out=$(SPKI=$spki TOKEN=$CD_API_TOKEN PAGE_ORIGIN=$page_origin node containers/browser-checks.mjs \
+    "https://localhost:$GAMES_HTTPS_PORT" "https://localhost:$CD_HTTPS_PORT" "$g" "$cd_id" 2>&1); then
+    ok "Chromium on another origin: the games page and a CD's read-modify-write over HTTPS, the 429 read by its script: $out"
+  else fail "Chromium on another origin: $out"; fi
+else
+  log "SKIPPED the browser checks: no playwright-core in packages/service-kit (make install) or no /usr/bin/chromium-headless-shell"
+fi
 expect proxy "the edge's own metrics, on the stack's network: the 429s counted as denied requests" 200 'haproxy_frontend_requests_denied_total\{proxy="games"\} [1-9]' -- "http://$edge_address:8405/metrics"
 
 phase "done"
