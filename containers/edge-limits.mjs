@@ -11,6 +11,10 @@
 //     Opens CONNECTIONS connections to URL's host, each sending half a request line, and holds
 //     them SECONDS: prints how many the edge closed within a second of their opening (it should
 //     close at once every one past its per-address limit) and how many it held longer.
+//   node edge-limits.mjs trickle URL REQUESTS SECONDS
+//     Sends REQUESTS requests to URL, each on its own connection, with a Content-Length of 1,000
+//     and a body of one byte a second, for SECONDS: prints what each got (a replica's place must
+//     not be held by a body that never ends; the edge answers 408 after `timeout http-request`).
 //   node edge-limits.mjs read URL SECONDS
 //     Reads URL for SECONDS, 20 requests a second at most, one at a time, each on a new
 //     connection (a bystander at another address, well within its budget): fails on any answer
@@ -119,6 +123,33 @@ async function hold(url, connections, seconds) {
   return { ok: true, connections, closedAtOnce, heldToTheEnd: held };
 }
 
+async function trickle(url, requests, seconds) {
+  const { hostname, port, pathname, search } = new URL(url);
+  const answers = {};
+  const sockets = [];
+  for (let i = 0; i < requests; i++) {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(
+        `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+      ),
+    );
+    let first = '';
+    socket.on('data', (chunk) => {
+      if (first) return;
+      first = chunk.toString('latin1').split('\r\n')[0] ?? '';
+      answers[first] = (answers[first] ?? 0) + 1;
+    });
+    socket.on('error', () => {});
+    const drip = setInterval(() => socket.writable && socket.write(' '), 1000);
+    socket.on('close', () => clearInterval(drip));
+    sockets.push(socket);
+  }
+  await sleep(seconds * 1000);
+  for (const socket of sockets) socket.destroy();
+  return { ok: true, requests, answers };
+}
+
 async function read(url, seconds) {
   const deadline = performance.now() + seconds * 1000;
   const times = [];
@@ -146,12 +177,13 @@ async function read(url, seconds) {
 const roles = {
   budget: () => budget(args[0], args[1], args[2]),
   hold: () => hold(args[0], Number(args[1]), Number(args[2])),
+  trickle: () => trickle(args[0], Number(args[1]), Number(args[2])),
   read: () => read(args[0], Number(args[1])),
 };
 if (!roles[role] || args.length < (role === 'read' ? 2 : 3)) {
   console.error(
     'usage: node edge-limits.mjs budget API_URL PAGE_URL WRITE_URL | hold URL CONNECTIONS SECONDS' +
-      ' | read URL SECONDS',
+      ' | trickle URL REQUESTS SECONDS | read URL SECONDS',
   );
   process.exit(2);
 }

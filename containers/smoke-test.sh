@@ -676,18 +676,22 @@ if out=$(node containers/edge-limits.mjs budget "$g/api/games/1" "$g/top-rated" 
   ok "edge: past its budget, a client gets 429 with Retry-After and RateLimit (JSON, a page), readable cross-origin, and is answered again once it waited: $out"
 else fail "edge: the per-client budget: $out"; fi
 # One address holds 4,500 half-sent requests (sent to the edge's own address on the stack's
-# network, so that they come from this machine's address there), while a bystander in a container
-# of its own, another address, reads: the edge closes the connections past the first address's
-# limit at once, and the bystander is answered.
+# network, so that they come from this machine's address there) and sends cd 4 requests whose
+# bodies come a byte a second, while a bystander in a container of its own, another address,
+# reads cd (which takes 4 requests at once): the edge closes the connections past the first
+# address's limit at once, holds the bodies itself, and the bystander is answered.
 edge_address=$(address_of "$(container_of proxy)")
 node containers/edge-limits.mjs hold "http://$edge_address:3001/" 4500 9 >"$work/hold.json" 2>&1 &
 hold_pid=$!
+node containers/edge-limits.mjs trickle "http://$edge_address:3003/cds?limit=1" 4 12 >"$work/trickle.json" 2>&1 &
+trickle_pid=$!
 sleep 1
 if out=$(docker run --rm --network "${PROJECT}_default" -v "$PWD/containers:/checks:ro" --entrypoint node \
-  "$PROJECT/games-service:$IMAGE_TAG" /checks/edge-limits.mjs read http://proxy:3001/api/games/1 6 2>&1); then
-  ok "edge: a bystander at another address read while one address held 4,500 connections: $out"
-else fail "edge: a bystander beside 4,500 connections from one address: $out"; fi
-wait "$hold_pid" || true
+  "$PROJECT/games-service:$IMAGE_TAG" /checks/edge-limits.mjs read 'http://proxy:3003/cds?limit=1' 6 2>&1); then
+  ok "edge: a bystander at another address read cd while one address held 4,500 connections and 4 bodies sent a byte a second: $out"
+else fail "edge: a bystander beside 4,500 connections and 4 slow bodies from one address: $out"; fi
+wait "$hold_pid" "$trickle_pid" || true
+log "the slow bodies got: $(cat "$work/trickle.json")"
 held=$(sed -nE 's/.*"heldToTheEnd":([0-9]+).*/\1/p' "$work/hold.json")
 if [ -n "$held" ] && [ "$held" -le 100 ]; then ok "edge: of 4,500 connections from one address, it held $held (EDGE_CLIENT_CONNECTIONS, 100): $(cat "$work/hold.json")"
 else fail "edge: one address kept more connections than its limit: $(cat "$work/hold.json")"; fi
