@@ -6,8 +6,13 @@ import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { type RunningProcess, repoRoot, serviceNodeFlags, startService } from '../src/process.js';
-import { everyCd, freshCdFile } from './cd-store.js';
+import {
+  type RunningProcess,
+  repoRoot,
+  serviceNodeFlags,
+  startService,
+} from '../../src/process.js';
+import { everyCd, freshCdFile } from '../cd-store.js';
 
 const WRITERS = 48;
 const READERS = 64;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { load, type Request, send } from '../src/load.js';
-import { type RunningProcess, type ServiceName, startService } from '../src/process.js';
-import { freshCdFile } from './cd-store.js';
+import { load, type Request, send } from '../../src/load.js';
+import { type RunningProcess, type ServiceName, startService } from '../../src/process.js';
+import { freshCdFile } from '../cd-store.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const CONNECTIONS = 256;
