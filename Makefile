@@ -6,11 +6,11 @@ SERVICES := $(patsubst %/package.json,%,$(wildcard *-service/package.json))
 PACKAGES := $(KIT) $(SERVICES)
 NPM := npm --no-audit --no-fund --loglevel=error
 
-.PHONY: help install build start start-dist reset-data test test-mongo lint format bench bench-scale bench-wal test-reliability
+.PHONY: help install build start start-dist reset-data test test-mongo lint format bench bench-scale bench-wal test-reliability test-reliability-beside test-reliability-quiet
 .DEFAULT_GOAL := help
 
 help: ## List the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
 
 # cd-service first: it compiles SQLite's driver from source (two minutes or so, on one core)
 # while the others install beside it.
@@ -78,6 +78,15 @@ bench-wal: build bench-installed ## cd-service's WAL under 5 minutes of steady w
 
 test-reliability: build bench-installed ## Fuzzing, load, SIGKILL faults and security checks against the compiled services
 	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) test
+
+# The suite's two parts, which CI runs apart (bench/README.md): the tests in bench/reliability/quiet/
+# hold a time bound or measure under a load of fixed length, which a busy machine would break or
+# weaken; the others check only what comes back, and may run beside other work.
+test-reliability-beside: build bench-installed ## The reliability tests that may run beside other work (all but bench/reliability/quiet/)
+	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) run test:beside
+
+test-reliability-quiet: build bench-installed ## The reliability tests that want the machine to themselves (bench/reliability/quiet/: load, probes, drains, hostile connections)
+	@[ -t 1 ] || export NO_COLOR=1; cd bench && $(NPM) run test:quiet
 
 # ---- Containers (containers/README.md), on the Docker engine: `docker compose`, else
 # docker-compose (COMPOSE_ENGINE=... forces one). Builds print one line per step (VERBOSE=1:

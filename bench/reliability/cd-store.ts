@@ -148,3 +148,37 @@ export async function everyCd<T extends { id: string }>(url: string): Promise<Ma
   }
   return all;
 }
+
+/** An answer of the service, as the store's fault tests judge it, and how long it took. */
+export interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: unknown;
+  ms: number;
+}
+
+/** One request to the service, timed. */
+export async function send(url: string, method = 'GET', body?: unknown): Promise<Answer> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: text ? JSON.parse(text) : undefined,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+let counter = 0;
+/** A valid CD to write, its title numbered. */
+export const cd = (artist = 'Reliability') => ({
+  title: `Album ${++counter}`,
+  artist,
+  genre: 'Rock',
+  releaseYear: 2001,
+});

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -48,6 +48,23 @@ describe("CONTRIBUTING's test commands run what they say", function () {
       'test/app.test.ts',
       'test/e2e/layout.test.ts',
     ]);
+  });
+
+  it("bench: npm test, and CI's two parts of it together, run every reliability test file once", async function () {
+    // Three dry runs, each loading every file of the suite: minutes where CI runs this beside
+    // its other tests, at a lower priority.
+    this.timeout(300_000);
+    const all = readdirSync(join(repoRoot, 'bench', 'reliability'), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => `reliability/${file}`)
+      .sort();
+    const sorted = (files: string[]) => [...files].sort();
+    expect(sorted(await filesRun('bench', ['npm', 'test']))).to.deep.equal(all);
+    const quiet = await filesRun('bench', ['npm', 'run', 'test:quiet']);
+    const beside = await filesRun('bench', ['npm', 'run', 'test:beside']);
+    expect(quiet.every((file) => file.startsWith('reliability/quiet/'))).to.equal(true);
+    expect(sorted([...quiet, ...beside])).to.deep.equal(all);
   });
 });
 

@@ -28,34 +28,84 @@ async function makeStart(file: string, env: NodeJS.ProcessEnv = { PORT: '0' }) {
   return started;
 }
 
+type Started = Awaited<ReturnType<typeof makeStart>>;
+
+/**
+ * Two runs of `make start` (PORT=0), each read by two tests below: one request to games-service,
+ * then the stop, as a terminal's Ctrl-C or as a supervisor's SIGTERM to make. A start of the three
+ * services from their sources costs seconds of CPU, and what the tests check (how the stop went,
+ * which request lines were logged) is in the output and processes a run leaves: the two concerns
+ * read the same runs. The stop comes after the answer: a request line, if any, was written before
+ * the shutdown's.
+ */
+const RUNS = {
+  'Ctrl-C (SIGINT to the process group)': {
+    logRequests: undefined,
+    stop: (started: Started) => process.kill(-started.pgid, 'SIGINT'),
+  },
+  'SIGTERM to make': {
+    logRequests: 'true',
+    stop: (started: Started) => started.child.kill('SIGTERM'),
+  },
+} as const;
+type How = keyof typeof RUNS;
+
+/** What a run showed: make's output, whether its whole group ended, the store's folder after. */
+interface Run {
+  output: string;
+  groupEnded: boolean;
+  file: string;
+  filesLeft: string[];
+}
+
+const runs = new Map<How, Promise<Run>>();
+/** The run stopped `how`, made by the first test that asks for it. */
+function runOf(how: How): Promise<Run> {
+  const made = runs.get(how);
+  if (made) return made;
+  const run = (async () => {
+    const file = freshCdFile();
+    const started = await makeStart(file, { PORT: '0', LOG_REQUESTS: RUNS[how].logRequests });
+    try {
+      const url = /"url":"(http:[^"]+)".*"message":"games-service listening"/.exec(
+        started.output(),
+      )?.[1];
+      expect(url, started.output()).to.be.a('string');
+      expect((await fetch(`${url}/api/games/1`)).status).to.equal(200);
+      RUNS[how].stop(started);
+      await started.exited;
+      // make may be gone before the services it started: wait for the whole group.
+      const ended = await groupEnded(started.pgid);
+      return {
+        output: started.output(),
+        groupEnded: ended,
+        file,
+        filesLeft: readdirSync(dirname(file)),
+      };
+    } finally {
+      if (groupAlive(started.pgid)) process.kill(-started.pgid, 'SIGKILL');
+    }
+  })();
+  runs.set(how, run);
+  return run;
+}
+
 describe('make start stops cleanly, by Ctrl-C or SIGTERM', function () {
   this.timeout(180_000);
 
-  for (const how of ['Ctrl-C (SIGINT to the process group)', 'SIGTERM to make']) {
+  for (const how of Object.keys(RUNS) as How[]) {
     it(`${how}: every service logs that it shut down, no crash, nothing left running or open`, async () => {
-      const file = freshCdFile();
-      const started = await makeStart(file);
-      try {
-        if (how.startsWith('Ctrl-C')) process.kill(-started.pgid, 'SIGINT');
-        else started.child.kill('SIGTERM');
-        await started.exited;
-        // make may be gone before the services it started: wait for the whole group.
-        expect(await groupEnded(started.pgid), 'a process of make start is still running').to.equal(
-          true,
+      const { output, groupEnded: ended, file, filesLeft } = await runOf(how);
+      expect(ended, 'a process of make start is still running').to.equal(true);
+      expect(output).not.to.match(/Segmentation fault|core dumped|forcing exit/);
+      for (const service of SERVICES) {
+        expect(output, `${service} shut down`).to.match(
+          new RegExp(`"service":"${service}".*"message":"shut down"`),
         );
-        const output = started.output();
-        expect(output).not.to.match(/Segmentation fault|core dumped|forcing exit/);
-        for (const service of SERVICES) {
-          expect(output, `${service} shut down`).to.match(
-            new RegExp(`"service":"${service}".*"message":"shut down"`),
-          );
-        }
-        // The SQLite store was closed: its -wal and -shm files are gone. The lock file stays by
-        // design (cd-service/README.md, "One file, one process").
-        expect(readdirSync(dirname(file))).to.deep.equal(['cds.sqlite', 'cds.sqlite.lock']);
-      } finally {
-        if (groupAlive(started.pgid)) process.kill(-started.pgid, 'SIGKILL');
       }
+      // The SQLite store was closed: its -wal and -shm files are gone. The lock file stays by
+      // design (cd-service/README.md, "One file, one process").
+      expect(filesLeft).to.deep.equal(['cds.sqlite', 'cds.sqlite.lock']);
       expect(existsSync(file)).to.equal(true);
     });
   }
@@ -139,22 +189,11 @@ describe('make start fails at once when a service cannot start', function () {
 describe('make start leaves request logs off unless LOG_REQUESTS turns them on', function () {
   this.timeout(180_000);
 
-  for (const logRequests of [undefined, 'true']) {
+  for (const how of Object.keys(RUNS) as How[]) {
+    const { logRequests } = RUNS[how];
     it(`LOG_REQUESTS ${logRequests ?? 'unset'}: ${logRequests ? 'one line per request' : 'no request line'}`, async () => {
-      const started = await makeStart(freshCdFile(), { PORT: '0', LOG_REQUESTS: logRequests });
-      try {
-        const url = /"url":"(http:[^"]+)".*"message":"games-service listening"/.exec(
-          started.output(),
-        )?.[1];
-        expect(url, started.output()).to.be.a('string');
-        expect((await fetch(`${url}/api/games/1`)).status).to.equal(200);
-      } finally {
-        process.kill(-started.pgid, 'SIGINT');
-        await started.exited;
-        await groupEnded(started.pgid);
-      }
-      // Stopped after the answer: a request line, if any, was written before the shutdown's.
-      const lines = started.output().match(/"path":"\/api\/games\/1".*"message":"request"/g) ?? [];
+      const { output } = await runOf(how);
+      const lines = output.match(/"path":"\/api\/games\/1".*"message":"request"/g) ?? [];
       expect(lines).to.have.length(logRequests ? 1 : 0);
     });
   }

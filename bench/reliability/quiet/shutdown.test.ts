@@ -6,8 +6,13 @@ import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { type RunningProcess, repoRoot, serviceNodeFlags, startService } from '../src/process.js';
-import { everyCd, freshCdFile } from './cd-store.js';
+import {
+  type RunningProcess,
+  repoRoot,
+  serviceNodeFlags,
+  startService,
+} from '../../src/process.js';
+import { everyCd, freshCdFile } from '../cd-store.js';
 
 const WRITERS = 48;
 const READERS = 64;
@@ -15,6 +20,12 @@ const CYCLES = Number(process.env.DRAIN_CYCLES ?? 10);
 /**
  * Writes acknowledged before the signal is sent, with at least one answer per writer and per
  * reader: the load is established and every connection has been accepted by the server.
+ *
+ * Each worker's first request opens its connection, and no worker sends a second one until every
+ * worker has had its first answer. A server accepts one new connection per event-loop turn, and
+ * under 48 writers a turn lasts as long as a batch's commit: started at full load, the last
+ * readers' connections were accepted only after seconds of it (thousands of writes more than
+ * these, growing with the file), which the cycle waited for without checking anything more.
  */
 const WARM_WRITES = 300;
 
@@ -136,6 +147,10 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers and $
       const warmedUp = new Promise<void>((resolve) => {
         warm = resolve;
       });
+      let allConnected: () => void = () => {};
+      const connected = new Promise<void>((resolve) => {
+        allConnected = resolve;
+      });
       let ackedThisCycle = 0;
       const answeredWorkers = new Set<string>();
       const failures: string[] = [];
@@ -147,7 +162,9 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers and $
         resetNew: 0,
       };
       const checkWarm = () => {
-        if (ackedThisCycle >= WARM_WRITES && answeredWorkers.size === WRITERS + READERS) warm();
+        if (answeredWorkers.size < WRITERS + READERS) return;
+        allConnected();
+        if (ackedThisCycle >= WARM_WRITES) warm();
       };
 
       const worker = async (
@@ -172,6 +189,7 @@ describe(`cd-service drains on SIGTERM under ${WRITERS} keep-alive writers and $
               answeredWorkers.add(name);
               checkWarm();
             }
+            if (n === 0) await connected;
             continue;
           }
           // After the signal, a request on an open keep-alive connection must be answered; a new

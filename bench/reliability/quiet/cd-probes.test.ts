@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { pageUnderLoad } from '../src/cd-paging.js';
-import { type RunningProcess, repoRoot, startService } from '../src/process.js';
-import { writeSyntheticCds } from '../src/synthetic.js';
-import { freshCdFile } from './cd-store.js';
+import { pageUnderLoad } from '../../src/cd-paging.js';
+import { type RunningProcess, repoRoot, startService } from '../../src/process.js';
+import { writeSyntheticCds } from '../../src/synthetic.js';
+import { freshCdFile } from '../cd-store.js';
 
 /** 1,000 times the seed's 61 CDs, with the seed's field sizes. */
 const CDS = 61_000;

@@ -2,9 +2,14 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { send } from '../src/load.js';
-import { type RunningProcess, repoRoot, type ServiceName, startService } from '../src/process.js';
-import { freshCdFile } from './cd-store.js';
+import { send } from '../../src/load.js';
+import {
+  type RunningProcess,
+  repoRoot,
+  type ServiceName,
+  startService,
+} from '../../src/process.js';
+import { freshCdFile } from '../cd-store.js';
 
 // containers/hostile-connections.mjs, straight to each compiled service: the smoke test runs the
 // same script through the edge on Docker.
