@@ -4,19 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type DestinationStream, pino } from 'pino';
+import type { Game } from '../../../games-service/src/catalogue/game.js';
 
-/** A game as games-service answers it at /api/games/:id: every field of the seed, in its order. */
-export interface Game {
-  id: number;
-  title: string;
-  releaseYear: number;
-  rating: number | null;
-  description: string;
-  shortDescription: string;
-  developer: string;
-  genre: string;
-  reviewCount: number;
-}
+export type { Game };
 
 /** games-service's default seed file; GAMES_FILE names another, as it does for the service. */
 const SEED = fileURLToPath(new URL('../../../seeds/games.json', import.meta.url));
