@@ -84,7 +84,7 @@ fi
 
 if have haproxy; then
   config=$(mktemp)
-  sed "s#/usr/local/etc/haproxy/errors/#$REPO_ROOT/proxy/errors/#g" proxy/haproxy.cfg >"$config"
+  sed "s#/usr/local/etc/haproxy/#$REPO_ROOT/proxy/#g" proxy/haproxy.cfg >"$config"
   # With the image's settings (proxy/Dockerfile's ENV), and a certificate as start.sh makes one.
   mapfile -t image_env < <(sed -nE 's/^(ENV +| +)([A-Z_]+)=("?)([^" \\]*)\3 *\\?$/\2=\4/p' proxy/Dockerfile)
   pem=$(mktemp)
