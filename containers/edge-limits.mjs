@@ -68,8 +68,17 @@ function problemsOfRefusal({ status, headers, body }, kind) {
   for (const name of ['Retry-After', 'RateLimit', 'RateLimit-Policy'])
     if (!exposed.includes(name)) problems.push(`${name} not exposed to scripts`);
   const type = headers['content-type'] ?? '';
-  if (kind === 'json' && !(type.startsWith('application/json') && JSON.parse(body).status === 429))
-    problems.push(`not the JSON error: ${type} ${body.slice(0, 80)}`);
+  const said =
+    /^Too many (requests|writes) from this address in the last 10 s; try again in 10 s$|^Too many requests at once from this address; try again in 10 s$/;
+  if (
+    kind === 'json' &&
+    !(
+      type.startsWith('application/json') &&
+      JSON.parse(body).status === 429 &&
+      said.test(JSON.parse(body).error)
+    )
+  )
+    problems.push(`not the JSON error: ${type} ${body.slice(0, 120)}`);
   if (kind === 'page' && !(type.startsWith('text/html') && body.includes('<h1>Too many requests')))
     problems.push(`not the page: ${type}`);
   return problems;

@@ -436,9 +436,9 @@ mapfile -t games_ids < <(containers_of games-service)
 # docker pause freezes the container's cgroup, which on a loaded machine can give up ("unable to
 # freeze"): each is asked again, a few times. The last error is left in $pause_error.
 pause_error=""
-set_paused() {
+set_paused() { # set_paused true|false pause|unpause ID...
   local want=$1 action=$2 id
-  for id in "${games_ids[@]}"; do
+  for id in "${@:3}"; do
     for _ in 1 2 3 4 5; do
       [ "$(docker inspect --format '{{.State.Paused}}' "$id")" = "$want" ] && break
       pause_error=$(docker "$action" "$id" 2>&1 >/dev/null) || { log "docker $action $(name_of "$id"): $pause_error; again"; sleep 2; }
@@ -446,7 +446,7 @@ set_paused() {
     [ "$(docker inspect --format '{{.State.Paused}}' "$id")" = "$want" ] || return 1
   done
 }
-if ! set_paused true pause; then fail "docker pause of the games replicas fails, five times each: $pause_error"
+if ! set_paused true pause "${games_ids[@]}"; then fail "docker pause of the games replicas fails, five times each: $pause_error"
 elif wait_edge_count games-service 0 30 any; then
   for attempt in 1 2; do
     # Paths the cache does not hold (a stored answer is still served while no replica is ready).
@@ -460,7 +460,7 @@ elif wait_edge_count games-service 0 30 any; then
     edge_headers "its JSON 503 ($attempt)" Retry-After
   done
 else fail "the edge still has games replicas in its rotation 30 s after they were paused"; fi
-set_paused false unpause || fail "docker unpause of the games replicas fails, five times each: $pause_error"
+set_paused false unpause "${games_ids[@]}" || fail "docker unpause of the games replicas fails, five times each: $pause_error"
 wait_edge_ready 30 "${games_ids[@]}" || fail "the games replicas are not back in the rotation after unpausing"
 
 phase "the SQLite stack: reads after writes"
@@ -475,6 +475,89 @@ expect cd-service "the next read of the list has it" 200 '"Smoke Test"' -- "$c/c
 expect cd-service "GET /cds/<new id>" 200 '"Smoke Test"' -- "$c/cds/$cd_id"
 if out=$(node containers/read-after-write.mjs "$c" 2>&1); then ok "edge: one writer and 12 readers for 20 s, no stale read: $out"
 else fail "edge: reads after writes: $out"; fi
+
+phase "the SQLite stack: a hung replica, a killed one"
+# load_summary FILE: "<answers that are not 200> <what steady-load.mjs saw, per URL>".
+load_summary() {
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    let lost = 0; const parts = [];
+    for (const [url, { requests, statuses, failures, slowestMs }] of Object.entries(r)) {
+      const bad = requests - (statuses["200"] ?? 0);
+      lost += bad;
+      parts.push(`${url}: ${requests} requests, ${bad} not 200 ${JSON.stringify({ ...statuses, ...failures })}, the slowest ${slowestMs} ms`);
+    }
+    console.log(lost + " " + parts.join("; "));' "$1" 2>&1 || echo "? the load's summary cannot be read: $(cat "$1")"
+}
+# One games replica of two hung (paused): the reads the cache does not hold, sent meanwhile, are
+# answered, by the other replica, none later than 5 s (the edge gives a replica 4 s of silence).
+mapfile -t games_ids < <(containers_of games-service)
+if set_paused true pause "${games_ids[0]}"; then
+  node containers/steady-load.mjs "$g/api/games?limit=1&offset={n}" >"$work/paused.json" 2>"$work/paused.err" &
+  load_pid=$!
+  sleep 8
+  kill -TERM "$load_pid"; wait "$load_pid" || true; load_pid=""
+  set_paused false unpause "${games_ids[0]}" || fail "docker unpause of a games replica fails: $pause_error"
+  paused=$(load_summary "$work/paused.json")
+  slowest=$(node -e 'console.log(Math.max(...Object.values(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))).map((r) => r.slowestMs)))' "$work/paused.json" 2>/dev/null || echo 999999)
+  if [ "${paused%% *}" = 0 ] && [ "$slowest" -le 5000 ]; then ok "edge: one games replica paused: every read answered, none later than 5 s (${paused#* })"
+  else fail "edge: one games replica paused: ${paused#* } (want every read 200 within 5000 ms)"; fi
+  wait_edge_ready 30 "${games_ids[@]}" || fail "the paused games replica is not back in the rotation after unpausing"
+else fail "docker pause of a games replica fails, five times: $pause_error"; fi
+
+# cd's only replica hung: a read gets the edge's 504 within 5 s; a write its 504 that says its
+# outcome is unknown. The write is then tried again with the same If-Match: a 412 if the first
+# was made after all, a 200 if not, never twice.
+cd_replica=$(container_of cd-service)
+etag=$(curl -sS --max-time 10 -o /dev/null -D - "$c/cds/$cd_id" | sed -nE 's/^etag: *([^\r]*)\r?$/\1/Ip')
+retried='{"title":"Smoke Test, retried"}'
+if [ -n "$etag" ] && set_paused true pause "$cd_replica"; then
+  curl -sS --max-time 20 -o "$work/paused-put.body" -w '%{http_code} %{time_total}' -X PUT -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $CD_API_TOKEN" -H "If-Match: $etag" -d "$retried" "$c/cds/$cd_id" >"$work/paused-put" 2>&1 &
+  put_pid=$!
+  read_answer=$(curl -sS --max-time 20 -D "$work/paused-get.headers" -o "$work/paused-get.body" -w '%{http_code} %{time_total}' "$c/cds/$cd_id" 2>&1 || true)
+  wait "$put_pid" || true
+  set_paused false unpause "$cd_replica" || fail "docker unpause of cd-service fails: $pause_error"
+  read -r read_status read_seconds <<<"$read_answer"
+  if [ "$read_status" = 504 ] && awk -v s="$read_seconds" 'BEGIN { exit !(s <= 5.5) }' && [ "$(header Retry-After "$work/paused-get.headers")" = 5 ]; then
+    ok "edge: cd's replica paused: a read gets the edge's 504 with Retry-After after ${read_seconds} s"
+  else fail "edge: cd's replica paused: a read got '$read_answer' (want 504 with Retry-After: 5 within 5.5 s): $(cat "$work/paused-get.body")"; fi
+  read -r put_status _ <"$work/paused-put" || true # (curl writes no newline)
+  if [ "$put_status" = 504 ] && grep -q 'may or may not have been made' "$work/paused-put.body"; then
+    ok "edge: cd's replica paused: a write gets the 504 that says its outcome is unknown"
+  else fail "edge: cd's replica paused: a write got '$(cat "$work/paused-put")': $(cat "$work/paused-put.body")"; fi
+  wait_edge_ready 30 "$cd_replica" || fail "cd-service is not back in the rotation after unpausing"
+  again=$(curl -sS --max-time 10 -o "$work/again.body" -w '%{http_code}' -X PUT -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $CD_API_TOKEN" -H "If-Match: $etag" -d "$retried" "$c/cds/$cd_id" 2>&1 || true)
+  if grep -q '"Smoke Test, retried"' "$work/again.body" && [ "$again" = 200 ]; then
+    ok "edge: the write tried again with the same If-Match is made once: 200 (the first was not made)"
+  elif [ "$again" = 412 ] && curl -sS --max-time 10 "$c/cds/$cd_id" | grep -q '"Smoke Test, retried"'; then
+    ok "edge: the write tried again with the same If-Match is made once: 412 (the first was made)"
+  else fail "edge: the write tried again with If-Match: $again $(cat "$work/again.body")"; fi
+  curl -sS --max-time 10 -o /dev/null -X PUT -H 'Content-Type: application/json' -H "Authorization: Bearer $CD_API_TOKEN" \
+    -d '{"title":"Smoke Test"}' "$c/cds/$cd_id" || true
+else fail "cd's replica paused: no ETag ('$etag') or docker pause fails: $pause_error"; fi
+
+# cd's only replica killed under reads and writes: each request in flight gets an answer (the
+# edge's 502, 503 or 504), none a reset; the engine starts the replica again.
+WRITE_BODY='{"genre":"Drone"}' WRITE_TOKEN=$CD_API_TOKEN WORKERS=2 \
+  node containers/steady-load.mjs "$c/cds/$cd_id" "PUT $c/cds/$cd_id" >"$work/killed.json" 2>"$work/killed.err" &
+load_pid=$!
+sleep 2
+docker kill "$cd_replica" >/dev/null
+sleep 2
+[ "$(docker inspect --format '{{.State.Running}}' "$cd_replica")" = true ] || docker start "$cd_replica" >/dev/null
+wait_edge_ready 120 "$cd_replica" || fail "cd-service is not back in the rotation after it was killed"
+sleep 1
+kill -TERM "$load_pid"; wait "$load_pid" || true; load_pid=""
+killed=$(load_summary "$work/killed.json")
+if node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const ok = Object.values(r).every((u) => Object.keys(u.failures).length === 0 &&
+    Object.keys(u.statuses).every((s) => ["200", "502", "503", "504"].includes(s)));
+  process.exit(ok ? 0 : 1);' "$work/killed.json"; then
+  ok "edge: cd's only replica killed under reads and writes: every request answered, none reset (${killed#* })"
+else fail "edge: cd's only replica killed: ${killed#* } (want 200, 502, 503 or 504, no failure)"; fi
 
 phase "the SQLite stack: HTTPS and HTTP/2"
 gs=https://127.0.0.1:$GAMES_HTTPS_PORT cs=https://127.0.0.1:$CD_HTTPS_PORT
@@ -553,15 +636,7 @@ else fail "containers/rolling-restart.sh: $(tail -3 "$work/rolling.out" | tr '\n
 sed 's/^/    /' "$work/rolling.out" >&2
 sleep 1
 kill -TERM "$load_pid"; wait "$load_pid" || true; load_pid=""
-load_summary=$(node -e '
-  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  let lost = 0; const parts = [];
-  for (const [url, { requests, statuses, failures }] of Object.entries(r)) {
-    const bad = requests - (statuses["200"] ?? 0);
-    lost += bad;
-    parts.push(`${url}: ${requests} requests, ${bad} not 200 ${JSON.stringify({ ...statuses, ...failures })}`);
-  }
-  console.log(lost + " " + parts.join("; "));' "$work/load.json" 2>&1 || echo "? the load's summary cannot be read: $(cat "$work/load.err")")
+load_summary=$(load_summary "$work/load.json")
 if [ "${load_summary%% *}" = 0 ]; then ok "no request failed through the edge during the rolling restart (${load_summary#* })"
 else fail "requests failed during the rolling restart: ${load_summary#* }"; fi
 # A replica is in two backends of the edge (API and pages): what it served is their sum.

@@ -81,7 +81,13 @@ async function measure(route, want, method, url, options = {}) {
   result.ms.push(outcome.ms);
   if (outcome.ms > slowMs) {
     result.slow += 1;
-    slowAnswers.push({ asked, route, encoding, cache: outcome.headers?.['x-cache'], ms: outcome.ms });
+    slowAnswers.push({
+      asked,
+      route,
+      encoding,
+      cache: outcome.headers?.['x-cache'],
+      ms: outcome.ms,
+    });
   }
   if (outcome.failure)
     result.failures[outcome.failure] = (result.failures[outcome.failure] ?? 0) + 1;
@@ -325,7 +331,9 @@ for (const r of rows) {
   );
 }
 if (slowAnswers.length > 0) {
-  console.error(`the answers slower than ${slowMs} ms (asked at s into the load, route, encoding, X-Cache, ms):`);
+  console.error(
+    `the answers slower than ${slowMs} ms (asked at s into the load, route, encoding, X-Cache, ms):`,
+  );
   for (const a of slowAnswers.sort((x, y) => x.asked - y.asked).slice(0, 60))
     console.error(
       `  ${a.asked.toFixed(1).padStart(6)}  ${a.route}  ${a.encoding ?? 'identity'}  ${a.cache ?? '-'}  ${a.ms.toFixed(0)}`,

@@ -127,8 +127,8 @@ describe('make start stops on Ctrl-C in its first moments too', function () {
       )
         await sleep(10);
       process.kill(-started.pgid, 'SIGINT');
-      await started.exited;
-      expect(started.output().split('\n'), started.output()).to.include('stopped');
+      const output = await started.closed;
+      expect(output.split('\n'), output).to.include('stopped');
       expect(await groupEnded(started.pgid), 'a process of make start is still running').to.equal(
         true,
       );

@@ -37,6 +37,9 @@ export function spawnMake(
   child.stdout.on('data', take);
   child.stderr.on('data', take);
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // Once make and every process that holds its output (what it started) are gone, and the
+  // output read whole: `exit` may come before the last lines.
+  const closed = once(child, 'close').then(() => output);
   let ended = false;
   exited.then(() => {
     ended = true;
@@ -57,7 +60,7 @@ export function spawnMake(
       listeners.add(check);
       check();
     });
-  return { child, pgid: child.pid as number, exited, output: () => output, until };
+  return { child, pgid: child.pid as number, exited, closed, output: () => output, until };
 }
 
 /** Waits (a generous bound) until no process of the group is left. */
