@@ -538,8 +538,11 @@ if [ -n "$etag" ] && set_paused true pause "$cd_replica"; then
     -d '{"title":"Smoke Test"}' "$c/cds/$cd_id" || true
 else fail "cd's replica paused: no ETag ('$etag') or docker pause fails: $pause_error"; fi
 
-# cd's only replica killed under reads and writes: each request in flight gets an answer (the
-# edge's 502, 503 or 504), none a reset; the engine starts the replica again.
+# cd's only replica killed under reads and writes: each request gets an answer (the edge's 502,
+# 503 or 504) or, when it was in flight on the replica over a kept-alive connection, that
+# connection closed with no answer (HAProxy 2.6 does so for any request but a connection's first:
+# containers/README.md#a-hung-or-killed-replica); never a reset of a new connection. The engine
+# starts the replica again.
 WRITE_BODY='{"genre":"Drone"}' WRITE_TOKEN=$CD_API_TOKEN WORKERS=2 \
   node containers/steady-load.mjs "$c/cds/$cd_id" "PUT $c/cds/$cd_id" >"$work/killed.json" 2>"$work/killed.err" &
 load_pid=$!
@@ -553,11 +556,12 @@ kill -TERM "$load_pid"; wait "$load_pid" || true; load_pid=""
 killed=$(load_summary "$work/killed.json")
 if node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  const ok = Object.values(r).every((u) => Object.keys(u.failures).length === 0 &&
+  const ok = Object.values(r).every((u) =>
+    Object.keys(u.failures).every((f) => f === "unanswered-on-kept-alive") &&
     Object.keys(u.statuses).every((s) => ["200", "502", "503", "504"].includes(s)));
   process.exit(ok ? 0 : 1);' "$work/killed.json"; then
-  ok "edge: cd's only replica killed under reads and writes: every request answered, none reset (${killed#* })"
-else fail "edge: cd's only replica killed: ${killed#* } (want 200, 502, 503 or 504, no failure)"; fi
+  ok "edge: cd's only replica killed under reads and writes: every request answered or its kept-alive connection closed, none reset (${killed#* })"
+else fail "edge: cd's only replica killed: ${killed#* } (want 200, 502, 503 or 504, no failure but unanswered-on-kept-alive)"; fi
 
 phase "the SQLite stack: HTTPS and HTTP/2"
 gs=https://127.0.0.1:$GAMES_HTTPS_PORT cs=https://127.0.0.1:$CD_HTTPS_PORT

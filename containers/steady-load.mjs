@@ -44,7 +44,14 @@ function once(target, agent) {
     request.on('timeout', () =>
       request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })),
     );
-    request.on('error', (error) => resolve(`error:${error.code ?? error.message}`));
+    // A kept-alive connection closed with no answer at all is not a reset: HAProxy closes the
+    // client's connection without a response when the request was not the first on it and its
+    // replica died under it (HAProxy's `abort_keep_alive`: the client is to retry, RFC 9112
+    // section 9.3.1). Counted apart, so that a check can tell it from a reset of a new connection.
+    request.on('error', (error) => {
+      const code = error.code ?? error.message;
+      resolve(`error:${request.reusedSocket && code === 'ECONNRESET' ? 'unanswered-on-kept-alive' : code}`);
+    });
     request.end(body);
   });
 }
