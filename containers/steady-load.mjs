@@ -50,7 +50,9 @@ function once(target, agent) {
     // section 9.3.1). Counted apart, so that a check can tell it from a reset of a new connection.
     request.on('error', (error) => {
       const code = error.code ?? error.message;
-      resolve(`error:${request.reusedSocket && code === 'ECONNRESET' ? 'unanswered-on-kept-alive' : code}`);
+      resolve(
+        `error:${request.reusedSocket && code === 'ECONNRESET' ? 'unanswered-on-kept-alive' : code}`,
+      );
     });
     request.end(body);
   });
