@@ -5,6 +5,9 @@ import { makeCdInput } from '../helpers.js';
 import { type StoreHandle, sqliteFactory } from '../stores.js';
 
 describe('the API reference (/docs) in Chromium', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(60_000);
   let handle: StoreHandle | undefined;
   const session = useBrowser(async () => {

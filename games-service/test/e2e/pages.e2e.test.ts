@@ -19,6 +19,9 @@ const rowsOf = (page: Page, selector: string) =>
   });
 
 describe('pages in Chromium', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(120_000);
   let page: Page;
   const unrated = catalogue.games.find((game) => game.rating === null);
@@ -234,6 +237,9 @@ describe('pages in Chromium', function () {
 });
 
 describe('the hidden gems page in Chromium, when they fill several pages', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(120_000);
   let page: Page;
   // The seed's games made gems, several times over under new ids: three pages and a part.

@@ -11,6 +11,9 @@ import { seededItineraries as itineraries, seededApp, seededEntry } from '../hel
 type Page = Awaited<ReturnType<ReturnType<typeof useBrowser>['newPage']>>;
 
 describe('pages in Chromium', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(180_000);
   let page: Page;
 
@@ -240,6 +243,9 @@ describe('pages in Chromium', function () {
 });
 
 describe('pages in Chromium, with more destinations than the picker lists', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(180_000);
   let page: Page;
   const destinations = Array.from({ length: 2 * PICKER_MAX_DESTINATIONS }, (_, i) =>

@@ -3,6 +3,9 @@ import { useBrowser } from '../../src/testing/index.js';
 import { fixtureService } from '../fixture.js';
 
 describe('accessibility checks in Chromium', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(60_000);
   const browser = useBrowser(() => fixtureService().app);
 

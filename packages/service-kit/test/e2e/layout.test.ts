@@ -4,6 +4,9 @@ import { brokenCodeWords, overflowProblems } from '../../src/testing/layout.js';
 import { fixtureService } from '../fixture.js';
 
 describe('overflow checks in Chromium', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(60_000);
   const browser = useBrowser(() => fixtureService().app);
 
@@ -59,6 +62,9 @@ describe('overflow checks in Chromium', function () {
 });
 
 describe('code words checks in Chromium', function () {
+  // Chromium aborts a navigation (net::ERR_NETWORK_CHANGED) when a network interface comes or
+  // goes, as Docker's do beside these tests in CI: a test that failed so gets one more run.
+  this.retries(1);
   this.timeout(60_000);
   const browser = useBrowser(() => fixtureService().app);
 
