@@ -11,6 +11,6 @@ export { describeApi } from './operations.js';
 export { pageParameters, pagingHeaders, setPageHeaders } from './paging.js';
 export type { Preconditions, Verdict } from './preconditions.js';
 export { Router } from './routing.js';
-export { recordLabel, SeedError, seedEntries, seedFile } from './seed.js';
+export { SeedError, seedFile } from './seed.js';
 export { runService } from './serve.js';
-export { bodyValidator, Problems, parameterValidator } from './validation.js';
+export { bodyValidator, parameterValidator } from './validation.js';
