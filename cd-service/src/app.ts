@@ -1,4 +1,4 @@
-import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
+import { type ApiInfo, type AppSettings, createServiceApp, describeApi } from 'service-kit';
 import { cdOperations } from './routes/cds.js';
 import { toHttpError } from './routes/domain-errors.js';
 import { cdHealth } from './routes/health.js';
@@ -60,10 +60,7 @@ export function cdApi({
   apiToken,
   now,
 }: Partial<Pick<AppOptions, 'store' | 'logger' | 'apiToken' | 'now'>> = {}) {
-  return describeApi(API_INFO, [
-    ...cdOperations({ store, apiToken, now }),
-    ...cdHealth(store, logger),
-  ]);
+  return describeApi(API_INFO, cdOperations({ store, apiToken, now }), cdHealth(store, logger));
 }
 
 /** The Koa app of the service (no listen): the kit's middleware and the JSON API. */
@@ -85,7 +82,7 @@ export function createApp({
     contentSecurityPolicy: CONTENT_SECURITY_POLICY,
     toHttpError,
   };
-  const app = createServiceAppAt(import.meta.url, parts, { ...settings, corsOrigins, metrics });
+  const app = createServiceApp(import.meta.url, parts, { ...settings, corsOrigins, metrics });
   if (timed) app.metrics?.registerMetric(timed.metric);
   return app;
 }

@@ -1,4 +1,4 @@
-import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
+import { type ApiInfo, type AppSettings, createServiceApp, describeApi } from 'service-kit';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { format } from './format.js';
 import { apiOperations, missingGenreRoute } from './routes/api.js';
@@ -22,9 +22,9 @@ const API_INFO: ApiInfo = {
     'A read-only catalogue of video games that can be searched. Lists are bare arrays; errors are `{"error", "status"}` objects.',
 };
 
-/** The JSON API: its operations in routing order and their OpenAPI document. */
+/** The JSON API: its operations in routing order, the probes, and their OpenAPI document. */
 export function gamesApi(catalogue: Catalogue) {
-  return describeApi(API_INFO, [...gamesHealth(catalogue), ...apiOperations(catalogue)]);
+  return describeApi(API_INFO, apiOperations(catalogue), gamesHealth(catalogue));
 }
 
 /** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */
@@ -38,5 +38,5 @@ export function createApp({ catalogue, random = Math.random, ...settings }: AppO
     formatting: format,
     errorView: 'error.pug',
   };
-  return createServiceAppAt(import.meta.url, parts, settings);
+  return createServiceApp(import.meta.url, parts, settings);
 }

@@ -1,4 +1,4 @@
-import { type ApiInfo, type AppSettings, createServiceAppAt, describeApi } from 'service-kit';
+import { type ApiInfo, type AppSettings, createServiceApp, describeApi } from 'service-kit';
 import { format } from './format.js';
 import type { Itineraries } from './itineraries/itineraries.js';
 import type { Random } from './itineraries/random.js';
@@ -23,9 +23,9 @@ export const API_INFO: ApiInfo = {
     'Read-only travel itineraries: one plan per destination, its activities with prices in US dollars, and the total. Lists are bare arrays; errors are `{"error", "status"}` objects.',
 };
 
-/** The JSON API: its operations in routing order and their OpenAPI document. */
+/** The JSON API: its operations in routing order, the probes, and their OpenAPI document. */
 export function travelApi(itineraries: Itineraries) {
-  return describeApi(API_INFO, [...travelHealth(itineraries.size), ...apiOperations(itineraries)]);
+  return describeApi(API_INFO, apiOperations(itineraries), travelHealth(itineraries.size));
 }
 
 /** The Koa app of the service (no listen): the kit's middleware, the pages and the JSON API. */
@@ -38,5 +38,5 @@ export function createApp({ itineraries, random = Math.random, ...settings }: Ap
     formatting: format,
     errorView: 'error.pug',
   };
-  return createServiceAppAt(import.meta.url, parts, settings);
+  return createServiceApp(import.meta.url, parts, settings);
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { expectHealthy } from 'service-kit/testing';
 import type { Response } from 'supertest';
 import { createApp } from '../../src/app.js';
 import { COUNT_LIMIT, encodeCursor, orderFor, sortKeyOf } from '../../src/cd/query.js';
@@ -716,7 +715,9 @@ describeEachStore('HTTP API /cds', (factory) => {
 
   describe('service behaviour', () => {
     it('GET /healthz reports the store and that it answers', async () => {
-      await expectHealthy(request(app), { store: factory.name, writes: 'ok' });
+      await request(app)
+        .get('/healthz')
+        .expect(200, { status: 'ok', store: factory.name, writes: 'ok' });
     });
 
     it('GET /healthz answers 503 when the store does not answer', async () => {

@@ -1,7 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { createServiceApp, describeApi } from 'service-kit';
@@ -29,8 +27,8 @@ function fixtureService() {
       },
     },
   ]);
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const app = createServiceApp({ service: 'bodies', root, api, jsonPaths: ['/api'] });
+  const parts = { service: 'bodies', api, jsonPaths: ['/api'] };
+  const app = createServiceApp(new URL('../../src/app.ts', import.meta.url).href, parts);
   return { app, items, request: supertest };
 }
 

@@ -55,8 +55,11 @@ export interface ServiceAppOptions extends ServiceParts, AppSettings {
 /** `metrics`: the registry behind GET /metrics, when metrics are on. */
 export type ServiceApp = Koa & { metrics?: Registry };
 
-/** The Koa app of a service: the kit's middleware in the order a request meets it (README.md). */
-export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+/**
+ * The Koa app of a service in any folder: the kit's middleware in the order a request meets it
+ * (README.md). Services use createServiceApp; the kit's tests build their fixtures with this.
+ */
+export function serviceApp(options: ServiceAppOptions): ServiceApp {
   const { root, api, logger = silentLogger, metrics = true } = options;
   const registry = metrics === true ? processMetrics(options.service) : metrics || undefined;
   const page = pages(root, api.document, options);
@@ -88,15 +91,15 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 }
 
 /**
- * createServiceApp for a service laid out as the three are: views/ and public/ in the folder
- * above `appModule` (its app's `import.meta.url`), and the compiled views beside it.
+ * The Koa app of a service laid out as the three are: views/ and public/ in the folder above
+ * `appModule` (its app's `import.meta.url`), and the compiled views beside it.
  */
-export function createServiceAppAt(
+export function createServiceApp(
   appModule: string,
   parts: ServiceParts,
-  settings: AppSettings,
+  settings: AppSettings = {},
 ): ServiceApp {
-  return createServiceApp({
+  return serviceApp({
     ...settings,
     ...parts,
     root: fileURLToPath(new URL('..', appModule)),

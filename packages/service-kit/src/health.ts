@@ -4,8 +4,11 @@ import type { JsonSchema, Operation } from './operations.js';
 
 type HealthReport = { ok: boolean; details: Record<string, unknown> };
 
-/** `check`: not ok while a dependency does not answer; `mayFail` documents that 503. */
-interface HealthOptions {
+/**
+ * What a service's `/healthz` reports: `details` (their schemas) from `check`, not ok while a
+ * dependency does not answer; `mayFail` documents that 503.
+ */
+export interface HealthOptions {
   summary?: string;
   details: Record<string, JsonSchema>;
   check: () => HealthReport | Promise<HealthReport>;

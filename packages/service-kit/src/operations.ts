@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import { errorBodySchema } from './errors.js';
+import { type HealthOptions, healthOperations } from './health.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -129,8 +130,15 @@ export type Api = ReturnType<typeof describeApi>;
 
 export const DOCUMENT_PATH = '/openapi.json';
 
-/** The operations of a JSON API, then the document's own, and their OpenAPI document. */
-export function describeApi(info: ApiInfo, operations: readonly Operation[]) {
+/**
+ * The operations of a JSON API, then the probes (`/healthz` reporting `health`: see
+ * README.md), then the document's own, and their OpenAPI document.
+ */
+export function describeApi(
+  info: ApiInfo,
+  operations: readonly Operation[],
+  health?: HealthOptions,
+) {
   const self: Operation = {
     id: 'openApiDocument',
     method: 'get',
@@ -143,7 +151,7 @@ export function describeApi(info: ApiInfo, operations: readonly Operation[]) {
       ctx.body = document;
     },
   };
-  const all = [...operations, self];
+  const all = [...operations, ...(health ? healthOperations(health) : []), self];
   const document = openApiDocument(info, all);
   return { document, operations: all };
 }

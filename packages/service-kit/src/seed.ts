@@ -3,42 +3,94 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { JSONParser } from '@streamparser/json';
 import type { AnySchema, ErrorObject } from 'ajv';
+import type { ErrorDetail } from './errors.js';
 import { compileSchema, Problems } from './validation.js';
 
 export class SeedError extends Error {
   override name = 'SeedError';
 }
 
+/** One entry as a service checks it: its value, or what is wrong with it, field by field. */
+type EntryCheck<T> = (
+  entry: unknown,
+) => { ok: true; value: T } | { ok: false; details: readonly ErrorDetail[] };
+
 /** See README.md: `nested` is `{ activities: 'activity' }`, `check` says what a schema cannot. */
-interface SeedRules<T> {
+type SeedRules<T> = {
   what: string;
-  recordSchema: AnySchema;
-  nested?: Readonly<Record<string, string>>;
-  check?: (records: T[]) => string[];
+  /** What one record is called in a problem: `record 3 ("Lisbon")`, `CD 3 ("Blue")`. */
+  record?: string;
+  check?: (records: T[], label: typeof recordLabel) => string[];
+  /** Every problem on the error's one line, `; ` between them, rather than a line each. */
+  oneLine?: boolean;
+} & (
+  | { recordSchema: AnySchema; nested?: Readonly<Record<string, string>> }
+  | { checkEntry: EntryCheck<T> }
+);
+
+/** An entry's value, or its problems, each naming the record (by `label`) and the field. */
+type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** How each entry is checked: against the record's schema, or by the service's function. */
+function entryCheck<T>(rules: SeedRules<T>, record: string) {
+  const label = (index: number, entry: unknown) => recordLabel(record, index, entry);
+  if ('checkEntry' in rules) {
+    const { checkEntry } = rules;
+    return (entry: unknown, index: number): Checked<T> => {
+      const checked = checkEntry(entry);
+      if (checked.ok) return checked;
+      const where = label(index, entry);
+      return {
+        ok: false,
+        problems: checked.details.map(
+          ({ field, message }) => `${where}: field "${field}" ${message}`,
+        ),
+      };
+    };
+  }
+  const { recordSchema, nested = {} } = rules;
+  const validate = compileSchema<T>(recordSchema);
+  return (entry: unknown, index: number): Checked<T> => {
+    if (validate(entry)) return { ok: true, value: entry };
+    const errors = validate.errors ?? [];
+    return {
+      ok: false,
+      problems: errors.map((error) => describeRecord(error, label(index, entry), entry, nested)),
+    };
+  };
 }
 
 /**
  * A kind of seed file: `load(file)` streams one, checking each record as it arrives, and
- * resolves to its records and its version; `parse(data, source)` checks records in memory.
+ * resolves to its records and its version; `parse(data, source)` checks records in memory;
+ * `scan(file)` checks a file, holding none of it, and `records(file)` yields the records of a
+ * file scanned, one at a time: for a service that stores them as they come.
  */
-export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
-  const validate = compileSchema<T>(recordSchema);
-  const checked = (source: string, entries: Iterable<unknown>): T[] => {
-    const problems = new Problems();
-    const records: T[] = [];
+export function seedFile<T>(rules: SeedRules<T>) {
+  const { what, record = 'record', check, oneLine = false } = rules;
+  const checkOne = entryCheck(rules, record);
+  const invalid = (source: string, problems: Problems) => {
+    const [start, between] = oneLine ? [' ', '; '] : ['\n  ', '\n  '];
+    return new SeedError(`${source}: invalid ${what}:${start}${problems.lines().join(between)}`);
+  };
+  /** The values of the entries that pass, in order; the others' problems go to `problems`. */
+  function* passing(entries: Iterable<unknown>, problems: Problems): Generator<T> {
     let index = 0;
     for (const entry of entries) {
-      if (validate(entry)) records.push(entry);
-      for (const error of validate.errors ?? []) {
-        problems.add(describeRecord(error, index, entry, nested));
-      }
+      const checked = checkOne(entry, index);
+      if (checked.ok) yield checked.value;
+      else for (const problem of checked.problems) problems.add(problem);
       index += 1;
     }
-    if (index === 0) problems.add(`the file holds no ${what}`);
-    if (problems.total === 0) for (const problem of check?.(records) ?? []) problems.add(problem);
-    if (problems.total > 0) {
-      throw new SeedError(`${source}: invalid ${what}:\n  ${problems.lines().join('\n  ')}`);
+  }
+  const checked = (source: string, entries: Iterable<unknown>): T[] => {
+    const problems = new Problems();
+    const records = [...passing(entries, problems)];
+    if (problems.total === 0 && records.length === 0) problems.add(`the file holds no ${what}`);
+    if (problems.total === 0) {
+      for (const problem of check?.(records, recordLabel) ?? []) problems.add(problem);
     }
+    if (problems.total > 0) throw invalid(source, problems);
     return records;
   };
   const parse = (data: unknown, source: string): T[] => {
@@ -56,7 +108,25 @@ export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRule
     );
     return { records, version };
   };
-  return { load, parse };
+  /** How many records the file holds (an empty array holds none), each checked, none kept. */
+  const scan = (file: string): number => {
+    const problems = new Problems();
+    let count = 0;
+    for (const _ of passing(seedEntries(file, what), problems)) count += 1;
+    if (problems.total > 0) throw invalid(file, problems);
+    return count;
+  };
+  /** The records of a file that `scan` accepted, one at a time as the file is read. */
+  function* records(file: string): Generator<T> {
+    let index = 0;
+    for (const entry of seedEntries(file, what)) {
+      const checked = checkOne(entry, index);
+      if (!checked.ok) throw new SeedError(`${file}: changed while it was read`);
+      yield checked.value;
+      index += 1;
+    }
+  }
+  return { load, parse, scan, records };
 }
 
 /** The most a process may hold: its cgroup's limit, or its V8 heap's when that is lower. */
@@ -106,7 +176,7 @@ const notAnArray = (file: string, what: string) =>
  * (base64url). A file that cannot be read, is not JSON or not an array throws a SeedError of one
  * line naming the file.
  */
-export function* seedEntries(file: string, what: string): Generator<unknown, string> {
+function* seedEntries(file: string, what: string): Generator<unknown, string> {
   const fail = (reason: string) => unreadable(file, what, reason);
   let fd: number;
   try {
@@ -165,12 +235,11 @@ export function* seedEntries(file: string, what: string): Generator<unknown, str
 /** `record 3 ("Lisbon"), activity 2 ("Fado Night"): field "minPrice" must be >= 0`. */
 function describeRecord(
   error: ErrorObject,
-  index: number,
+  where: string,
   record: unknown,
   nested: Readonly<Record<string, string>>,
 ): string {
   const [, field, innerIndex, innerField] = error.instancePath.split('/');
-  const where = recordLabel('record', index, record);
   const kind = field !== undefined && Object.hasOwn(nested, field) ? nested[field] : undefined;
   if (kind === undefined || innerIndex === undefined)
     return `${where}: ${fieldProblem(error, field)}`;

@@ -2,7 +2,7 @@ import { get, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
+import { serviceApp } from '../src/app.js';
 import { answerList, LISTS_AT_ONCE, WHOLE_LIST_MAX } from '../src/cache-control.js';
 import { describeApi, type Operation } from '../src/operations.js';
 import { listen } from '../src/testing/http.js';
@@ -55,7 +55,7 @@ function listApp(count: number, version = 'v1', told = false) {
       }),
   };
   const api = describeApi({ title: 'List', version: '1', description: 'A list.' }, [operation]);
-  const app = createServiceApp({
+  const app = serviceApp({
     service: 'list',
     root: fileURLToPath(new URL('fixture', import.meta.url)),
     api,

@@ -1,27 +1,27 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createServiceAppAt } from '../src/app.js';
+import { createServiceApp } from '../src/app.js';
 import { Router } from '../src/routing.js';
 import { fixtureService } from './fixture.js';
 
-describe('createServiceAppAt', () => {
+describe('createServiceApp', () => {
   // The fixture's folder holds views/ and public/, as a service's does above its src/app.ts.
   const appModule = new URL('./fixture/src/app.js', import.meta.url).href;
   const { api } = fixtureService();
   const parts = { service: 'laid-out', api, jsonPaths: ['/api'], errorView: 'error.pug' };
 
   it('finds the views above the app module and answers a missing page with its error view', async () => {
-    const app = createServiceAppAt(appModule, parts, {});
+    const app = createServiceApp(appModule, parts);
     const res = await request(app.callback()).get('/no-such-page').expect(404);
     expect(res.type).to.equal('text/html');
     expect(res.text).to.include('<h1>Error page</h1>');
   });
 
   it('answers the API to any origin unless the settings name the origins', async () => {
-    const open = createServiceAppAt(appModule, parts, {}).callback();
+    const open = createServiceApp(appModule, parts).callback();
     const anyOrigin = await request(open).get('/api/items').set('Origin', 'https://a.example');
     expect(anyOrigin.headers['access-control-allow-origin']).to.equal('*');
-    const closed = createServiceAppAt(appModule, parts, { corsOrigins: ['https://b.example'] });
+    const closed = createServiceApp(appModule, parts, { corsOrigins: ['https://b.example'] });
     const refused = await request(closed.callback())
       .get('/api/items')
       .set('Origin', 'https://a.example');
@@ -29,7 +29,7 @@ describe('createServiceAppAt', () => {
   });
 });
 
-describe('createServiceApp', () => {
+describe('the app', () => {
   it('sends an answer whose headers a route already sent as it is: no tag, no encoding, no error', async () => {
     const early = new Router().get('/early', (ctx) => {
       ctx.status = 200;

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createServiceApp } from '../src/app.js';
+import { serviceApp } from '../src/app.js';
 import { judgePreconditions, requestPreconditions } from '../src/conditional-get.js';
 import { describeApi } from '../src/operations.js';
 import { expectErrorBody } from '../src/testing/http.js';
@@ -41,7 +41,7 @@ function taggedService() {
     },
   ]);
   const root = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
-  return createServiceApp({ service: 'tags', root, api, jsonPaths: ['/api'] }).callback();
+  return serviceApp({ service: 'tags', root, api, jsonPaths: ['/api'] }).callback();
 }
 
 describe('entity tags', () => {

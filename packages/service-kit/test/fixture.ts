@@ -4,9 +4,8 @@ import { fileURLToPath } from 'node:url';
 import createError from 'http-errors';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { createServiceApp, type ServiceAppOptions } from '../src/app.js';
+import { type ServiceAppOptions, serviceApp } from '../src/app.js';
 import { BadRequest, NotFound } from '../src/errors.js';
-import { healthOperations } from '../src/health.js';
 import { Router } from '../src/index.js';
 import type { Operation } from '../src/operations.js';
 import { describeApi } from '../src/operations.js';
@@ -48,11 +47,6 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
   const calls = { list: 0, big: 0 };
   const health = { up: true };
   const operations: Operation[] = [
-    ...healthOperations({
-      details: { items: { type: 'integer' } },
-      check: () => ({ ok: health.up, details: { items: items.length } }),
-      mayFail: true,
-    }),
     {
       id: 'listItems',
       method: 'get',
@@ -161,6 +155,11 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
   const api = describeApi(
     { title: 'Fixture API', version: '1.0.0', description: 'For the kit tests.' },
     failing ? operations : operations.filter((op) => !FAILING.includes(op.id)),
+    {
+      details: { items: { type: 'integer' } },
+      check: () => ({ ok: health.up, details: { items: items.length } }),
+      mayFail: true,
+    },
   );
   const pages = new Router()
     .get('/', async (ctx) => {
@@ -175,7 +174,7 @@ export function fixtureService(options: Partial<ServiceAppOptions> = {}, { faili
       ctx.type = 'text';
       ctx.body = body;
     });
-  const app = createServiceApp({
+  const app = serviceApp({
     service: 'fixture',
     root,
     api,

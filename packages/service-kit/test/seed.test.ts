@@ -144,4 +144,40 @@ describe('seed files', () => {
       'empty: invalid things:\n  the file holds no things',
     );
   });
+
+  describe('checked by the service, streamed', () => {
+    // Each entry checked by a function (a name, trimmed), never held: scan counts, records yields.
+    const names = seedFile<string>({
+      what: 'names',
+      record: 'name',
+      checkEntry: (entry) =>
+        typeof entry === 'string' && entry.trim() !== ''
+          ? { ok: true, value: entry.trim() }
+          : { ok: false, details: [{ field: 'text', message: 'must be a non-empty string' }] },
+      oneLine: true,
+    });
+
+    it('counts the entries of a good file, an empty one too, and yields their values', () => {
+      const file = write('names.json', '[" a ", "b"]');
+      expect(names.scan(file)).to.equal(2);
+      expect([...names.records(file)]).to.deep.equal(['a', 'b']);
+      expect(names.scan(write('none.json', ' [ ] '))).to.equal(0);
+    });
+
+    it('names every bad entry on one line, the first twenty and how many more', () => {
+      const file = write('bad-names.json', JSON.stringify(Array.from({ length: 25 }, () => 1)));
+      const problems = Array.from(
+        { length: LISTED_PROBLEMS },
+        (_, index) => `name ${index}: field "text" must be a non-empty string`,
+      );
+      expect(() => names.scan(file)).to.throw(
+        SeedError,
+        `${file}: invalid names: ${problems.join('; ')}; and 5 more`,
+      );
+      expect(() => [...names.records(file)]).to.throw(
+        SeedError,
+        `${file}: changed while it was read`,
+      );
+    });
+  });
 });

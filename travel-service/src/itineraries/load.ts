@@ -1,11 +1,11 @@
-import { recordLabel, seedFile } from 'service-kit';
+import { seedFile } from 'service-kit';
 import { type Destination, destinationSchema, slugify } from './destination.js';
 
 const destinationsFile = seedFile<Destination>({
   what: 'destinations',
   recordSchema: destinationSchema,
   nested: { activities: 'activity' },
-  check: (destinations) => findInconsistencies(destinations),
+  check: findInconsistencies,
 });
 
 /**
@@ -18,13 +18,16 @@ export const loadDestinations = destinationsFile.load;
 export const parseDestinations = (data: unknown, source = 'destinations'): Destination[] =>
   destinationsFile.parse(data, source);
 
-/** What the schema cannot say: ranges in order, names and URLs unique. */
-function findInconsistencies(destinations: Destination[]): string[] {
+/** What the schema cannot say: ranges in order, names and URLs unique (`label` names a record). */
+function findInconsistencies(
+  destinations: Destination[],
+  label: (kind: string, index: number, record: unknown) => string,
+): string[] {
   const problems: string[] = [];
   const names = new Map<string, number>();
   const slugs = new Map<string, number>();
   destinations.forEach((destination, index) => {
-    const where = recordLabel('record', index, destination);
+    const where = label('record', index, destination);
     const key = destination.name.toLowerCase();
     const sameName = names.get(key);
     if (sameName === undefined) names.set(key, index);
@@ -38,7 +41,7 @@ function findInconsistencies(destinations: Destination[]): string[] {
     }
     const activityNames = new Map<string, number>();
     destination.activities.forEach((activity, activityIndex) => {
-      const at = `${where}, ${recordLabel('activity', activityIndex, activity)}`;
+      const at = `${where}, ${label('activity', activityIndex, activity)}`;
       const first = activityNames.get(activity.name);
       if (first === undefined) activityNames.set(activity.name, activityIndex);
       else problems.push(`${at}: field "name" repeats activity ${first}`);

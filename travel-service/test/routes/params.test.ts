@@ -1,12 +1,8 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { createServiceApp, describeApi, Router } from 'service-kit';
 import request from 'supertest';
 import { API_INFO } from '../../src/app.js';
 import { checkDestinationName, destinationParam } from '../../src/routes/params.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** What a route of the kit's router sees of its parameter, and what destinationParam makes of it. */
 function probe() {
@@ -20,13 +16,8 @@ function probe() {
     ctx.body = { param: ctx.params.destination, captures: ctx.captures, parsed };
   });
   const api = describeApi(API_INFO, []);
-  return createServiceApp({
-    service: 'probe',
-    root,
-    api,
-    jsonPaths: ['/x'],
-    apiRouters: [router],
-  }).callback();
+  const parts = { service: 'probe', api, jsonPaths: ['/x'], apiRouters: [router] };
+  return createServiceApp(new URL('../../src/app.ts', import.meta.url).href, parts).callback();
 }
 
 describe('destinationParam', () => {

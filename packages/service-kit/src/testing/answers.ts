@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import type request from 'supertest';
-import { expectErrorBody } from './http.js';
 
 /** What sends the requests: supertest's `request(app)`, or a Conformance's. */
 export type Client = Pick<ReturnType<typeof request>, 'get'>;
@@ -29,11 +28,6 @@ export async function expectAsciiPages(
     if (character) found.push(`${path}: ${character}`);
   }
   assert.deepEqual(found, [], 'pages with a character beyond ASCII');
-}
-
-/** Each path answers the JSON error body with 404: a path under a JSON prefix that no route has. */
-export async function expectJsonNotFound(client: Client, paths: readonly string[]) {
-  for (const path of paths) expectErrorBody(await client.get(path), 404);
 }
 
 /**
@@ -67,13 +61,6 @@ export async function expectSecurityHeaders(
     const policy = headers['content-security-policy'] ?? '';
     assert.ok(policy.includes(`default-src ${defaultSrc}`), `the CSP of ${path}: ${policy}`);
   }
-}
-
-/** `GET /healthz` answers 200 and `{"status": "ok", ...details}`, never stored. */
-export async function expectHealthy(client: Client, details: Record<string, unknown>) {
-  const res = await client.get('/healthz').expect(200);
-  assert.deepEqual(res.body, { status: 'ok', ...details }, 'the body of /healthz');
-  assert.equal(res.headers['cache-control'], 'no-store', 'the Cache-Control of /healthz');
 }
 
 /** `path` answers 200 with a weak ETag, and 304 to a request that sends that ETag back. */

@@ -2,8 +2,6 @@
 export {
   expectAsciiPages,
   expectCacheControl,
-  expectHealthy,
-  expectJsonNotFound,
   expectRevalidated,
 } from './answers.js';
 export { Conformance } from './conformance.js';

@@ -4,8 +4,6 @@ import request from 'supertest';
 import {
   expectAsciiPages,
   expectCacheControl,
-  expectHealthy,
-  expectJsonNotFound,
   expectPagesNotFound,
   expectRevalidated,
 } from '../../src/testing/answers.js';
@@ -87,31 +85,6 @@ describe('answers over a table of paths', () => {
       });
       expect(await failure(expectPagesNotFound(request(open.callback()), ['/API']))).to.match(
         /CORS on \/API/,
-      );
-    });
-  });
-
-  describe('expectHealthy', () => {
-    it('passes on /healthz with its details, and fails on other details or a 503', async () => {
-      await expectHealthy(client, { items: fixture.items.length });
-      expect(await failure(expectHealthy(client, { items: 7 }))).to.match(/the body of \/healthz/);
-      fixture.health.up = false;
-      try {
-        expect(await failure(expectHealthy(client, { items: 1 }))).to.match(/expected 200/);
-      } finally {
-        fixture.health.up = true;
-      }
-    });
-  });
-
-  describe('expectJsonNotFound', () => {
-    it("passes on the API's JSON 404, and fails on the pages' 404 or an answer", async () => {
-      await expectJsonNotFound(client, ['/api/nope', '/api/ITEMS']);
-      expect(await failure(expectJsonNotFound(client, ['/API/items']))).to.match(
-        /expected a JSON error/,
-      );
-      expect(await failure(expectJsonNotFound(client, ['/api/items']))).to.match(
-        /expected status 404, got 200/,
       );
     });
   });
