@@ -8,7 +8,6 @@ const cdsFile = (now: Date) =>
     what: 'CDs',
     record: 'CD',
     checkEntry: (entry) => checkCreate(entry, now),
-    oneLine: true,
   });
 
 /**

@@ -21,8 +21,6 @@ type SeedRules<T> = {
   /** What one record is called in a problem: `record 3 ("Lisbon")`, `CD 3 ("Blue")`. */
   record?: string;
   check?: (records: T[], label: typeof recordLabel) => string[];
-  /** Every problem on the error's one line, `; ` between them, rather than a line each. */
-  oneLine?: boolean;
 } & (
   | { recordSchema: AnySchema; nested?: Readonly<Record<string, string>> }
   | { checkEntry: EntryCheck<T> }
@@ -67,12 +65,10 @@ function entryCheck<T>(rules: SeedRules<T>, record: string) {
  * file scanned, one at a time: for a service that stores them as they come.
  */
 export function seedFile<T>(rules: SeedRules<T>) {
-  const { what, record = 'record', check, oneLine = false } = rules;
+  const { what, record = 'record', check } = rules;
   const checkOne = entryCheck(rules, record);
-  const invalid = (source: string, problems: Problems) => {
-    const [start, between] = oneLine ? [' ', '; '] : ['\n  ', '\n  '];
-    return new SeedError(`${source}: invalid ${what}:${start}${problems.lines().join(between)}`);
-  };
+  const invalid = (source: string, problems: Problems) =>
+    new SeedError(`${source}: invalid ${what}: ${problems.lines().join('; ')}`);
   /** The values of the entries that pass, in order; the others' problems go to `problems`. */
   function* passing(entries: Iterable<unknown>, problems: Problems): Generator<T> {
     let index = 0;
