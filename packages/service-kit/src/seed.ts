@@ -9,26 +9,30 @@ export class SeedError extends Error {
   override name = 'SeedError';
 }
 
-/** See README.md: `nested` is `{ activities: 'activity' }`, `check` says what a schema cannot. */
+/**
+ * See README.md: `nested` is `{ activities: 'activity' }`, `check` says what a schema cannot,
+ * `keep` what a valid record is kept as (called as it arrives, so what it replaces dies young).
+ */
 interface SeedRules<T> {
   what: string;
   recordSchema: AnySchema;
   nested?: Readonly<Record<string, string>>;
   check?: (records: T[]) => string[];
+  keep?: (record: T) => T;
 }
 
 /**
  * A kind of seed file: `load(file)` streams one, checking each record as it arrives, and
  * resolves to its records and its version; `parse(data, source)` checks records in memory.
  */
-export function seedFile<T>({ what, recordSchema, nested = {}, check }: SeedRules<T>) {
+export function seedFile<T>({ what, recordSchema, nested = {}, check, keep }: SeedRules<T>) {
   const validate = compileSchema<T>(recordSchema);
   const checked = (source: string, entries: Iterable<unknown>): T[] => {
     const problems = new Problems();
     const records: T[] = [];
     let index = 0;
     for (const entry of entries) {
-      if (validate(entry)) records.push(entry);
+      if (validate(entry)) records.push(keep === undefined ? entry : keep(entry));
       for (const error of validate.errors ?? []) {
         problems.add(describeRecord(error, index, entry, nested));
       }
