@@ -107,32 +107,48 @@ export class WordIndex {
 
   /** `games[i]` is found as position i. */
   constructor(games: readonly Pick<Game, 'title' | 'developer'>[]) {
-    const wordsOf = games.map(({ title, developer }) => tokenize(`${title} ${developer}`));
-    const gamesWith = new Map<string, number>();
-    for (const words of wordsOf) {
-      for (const word of words) gamesWith.set(word, (gamesWith.get(word) ?? 0) + 1);
-    }
-    this.#words = [...gamesWith.keys()].sort();
-    const idOf = new Map(this.#words.map((word, id) => [word, id]));
-    this.#postingStart = new Uint32Array(this.#words.length + 1);
-    this.#words.forEach((word, id) => {
-      this.#postingStart[id + 1] =
-        (this.#postingStart[id] as number) + (gamesWith.get(word) as number);
-    });
-    const postingCount = this.#postingStart[this.#words.length] as number;
-    this.#postings = new Uint32Array(postingCount);
-    this.#wordIds = new Uint32Array(postingCount);
+    // Each game's words as numbers (in order of first appearance), end to end in one array, not
+    // an array of strings per game: those would outlive the construction as garbage, and an idle
+    // process collects none (bench/RESULTS.md, "Where the games' memory is").
+    const firstSeen = new Map<string, number>();
+    const counts: number[] = [];
     this.#wordStart = new Uint32Array(games.length + 1);
-    const next = this.#postingStart.slice(0, -1);
+    let wordIds = new Uint32Array(games.length * 4);
     let at = 0;
-    wordsOf.forEach((words, position) => {
-      const ids = Uint32Array.from(words, (word) => idOf.get(word) as number).sort();
-      for (const id of ids) {
-        this.#postings[(next[id] as number)++] = position;
-        this.#wordIds[at++] = id;
+    games.forEach(({ title, developer }, position) => {
+      for (const word of tokenize(`${title} ${developer}`)) {
+        let seen = firstSeen.get(word);
+        if (seen === undefined) {
+          seen = counts.push(0) - 1;
+          firstSeen.set(word, seen);
+        }
+        counts[seen] = (counts[seen] as number) + 1;
+        if (at === wordIds.length) {
+          const longer = new Uint32Array(wordIds.length * 2);
+          longer.set(wordIds);
+          wordIds = longer;
+        }
+        wordIds[at++] = seen;
       }
       this.#wordStart[position + 1] = at;
     });
+    this.#words = [...firstSeen.keys()].sort();
+    const idOf = new Uint32Array(this.#words.length);
+    this.#postingStart = new Uint32Array(this.#words.length + 1);
+    this.#words.forEach((word, id) => {
+      const seen = firstSeen.get(word) as number;
+      idOf[seen] = id;
+      this.#postingStart[id + 1] = (this.#postingStart[id] as number) + (counts[seen] as number);
+    });
+    this.#wordIds = wordIds.slice(0, at);
+    this.#postings = new Uint32Array(at);
+    const next = this.#postingStart.slice(0, -1);
+    for (let position = 0; position < games.length; position++) {
+      const ids = this.#wordIds.subarray(this.#wordStart[position], this.#wordStart[position + 1]);
+      for (let i = 0; i < ids.length; i++) ids[i] = idOf[ids[i] as number] as number;
+      ids.sort();
+      for (const id of ids) this.#postings[(next[id] as number)++] = position;
+    }
     const shares: number[] = [];
     let longestShared = 0;
     for (let position = 0; position < games.length; position++) {

@@ -15,12 +15,16 @@ type EntryCheck<T> = (
   entry: unknown,
 ) => { ok: true; value: T } | { ok: false; details: readonly ErrorDetail[] };
 
-/** See README.md: `nested` is `{ activities: 'activity' }`, `check` says what a schema cannot. */
+/**
+ * See README.md: `nested` is `{ activities: 'activity' }`, `check` says what a schema cannot,
+ * `keep` what a valid record is kept as (called as it arrives, so what it replaces dies young).
+ */
 type SeedRules<T> = {
   what: string;
   /** What one record is called in a problem: `record 3 ("Lisbon")`, `CD 3 ("Blue")`. */
   record?: string;
   check?: (records: T[], label: typeof recordLabel) => string[];
+  keep?: (record: T) => T;
 } & (
   | { recordSchema: AnySchema; nested?: Readonly<Record<string, string>> }
   | { checkEntry: EntryCheck<T> }
@@ -65,7 +69,7 @@ function entryCheck<T>(rules: SeedRules<T>, record: string) {
  * file scanned, one at a time: for a service that stores them as they come.
  */
 export function seedFile<T>(rules: SeedRules<T>) {
-  const { what, record = 'record', check } = rules;
+  const { what, record = 'record', check, keep = (value: T) => value } = rules;
   const checkOne = entryCheck(rules, record);
   const invalid = (source: string, problems: Problems) =>
     new SeedError(`${source}: invalid ${what}: ${problems.lines().join('; ')}`);
@@ -74,7 +78,7 @@ export function seedFile<T>(rules: SeedRules<T>) {
     let index = 0;
     for (const entry of entries) {
       const checked = checkOne(entry, index);
-      if (checked.ok) yield checked.value;
+      if (checked.ok) yield keep(checked.value);
       else for (const problem of checked.problems) problems.add(problem);
       index += 1;
     }

@@ -58,6 +58,29 @@ describe('seed files', () => {
     expect(records.map(({ name }) => name)).to.deep.equal(names);
   });
 
+  it('keeps each valid record as `keep` makes it, as it arrives, and only valid ones', async () => {
+    const kept: string[] = [];
+    const shouted = seedFile<Thing>({
+      what: 'things',
+      recordSchema: {
+        type: 'object',
+        required: ['name', 'size'],
+        properties: { name: { type: 'string' }, size: { type: 'integer', maximum: 10 } },
+      },
+      keep: (thing) => {
+        kept.push(thing.name);
+        return { ...thing, name: thing.name.toUpperCase() };
+      },
+    });
+    const file = write('kept.json', '[{"name":"a","size":1},{"name":"b","size":2}]');
+    expect((await shouted.load(file)).records).to.deep.equal([
+      { name: 'A', size: 1 },
+      { name: 'B', size: 2 },
+    ]);
+    expect(() => shouted.parse([{ name: 'c', size: 11 }], 'bad')).to.throw(/must be <= 10/);
+    expect(kept).to.deep.equal(['a', 'b']);
+  });
+
   it('names the file when it is not JSON, not an array or cannot be read', async () => {
     const broken = write('broken.json', '[{"name":');
     expect(await failure(broken)).to.match(new RegExp(`^${broken}: cannot read the things: `));
