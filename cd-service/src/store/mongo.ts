@@ -314,20 +314,30 @@ async function storeOn(connection: Connection, options: MongoOptions): Promise<C
           { upsert: true },
         );
         if (marker.upsertedCount !== 1 || (await Cds.countDocuments({})) > 0) return 0;
-        let inserted = 0;
+        const ids: string[] = [];
         let batch: ReturnType<typeof toDocument>[] = [];
         const insert = async () => {
           await Cds.insertMany(batch, { ordered: true });
-          inserted += batch.length;
           batch = [];
         };
-        for (const record of records) {
-          batch.push(toDocument(record));
-          if (batch.length === SEED_BATCH_SIZE) await insert();
+        try {
+          for (const record of records) {
+            batch.push(toDocument(record));
+            ids.push(record.id);
+            if (batch.length === SEED_BATCH_SIZE) await insert();
+          }
+          if (batch.length > 0) await insert();
+        } catch (error) {
+          // A load that fails keeps nothing, as SQLite's transaction does (MongoDB has none
+          // without a replica set): what it inserted goes, and the marker, so a start seeds again.
+          for (let at = 0; at < ids.length; at += SEED_BATCH_SIZE) {
+            await Cds.deleteMany({ _id: { $in: ids.slice(at, at + SEED_BATCH_SIZE) } });
+          }
+          await Meta.deleteOne({ _id: 'seeded' });
+          throw error;
         }
-        if (batch.length > 0) await insert();
         await raiseListVersion();
-        return inserted;
+        return ids.length;
       }),
 
     ping: () =>

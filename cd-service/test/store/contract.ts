@@ -488,6 +488,20 @@ export function describeStoreContract(factory: StoreFactory): void {
         expect(await store.count()).to.equal(1);
       });
 
+      it('keeps nothing of a load that fails, and seeds at the next start', async () => {
+        const failing = function* () {
+          yield* records(1002); // more than one of MongoDB's batches (1,000)
+          throw new Error('the seed file changed while it was read');
+        };
+        let failed: unknown;
+        await store.seedOnce(failing()).catch((error) => {
+          failed = error;
+        });
+        expect(String(failed)).to.include('changed while it was read');
+        expect(await store.count()).to.equal(0);
+        expect(await store.seedOnce(records(3))).to.equal(3);
+      });
+
       it('does not seed again after everything was deleted', async () => {
         const [first] = records(1);
         await store.seedOnce([first as ReturnType<typeof newRecord>]);
