@@ -38,6 +38,7 @@ function probe(
   return {
     ...operation,
     method: 'get',
+    noStore: true,
     errors: [],
     handler: async (ctx) => {
       ctx.set('Cache-Control', CACHE_CONTROL.noStore);

@@ -34,6 +34,8 @@ export interface Operation {
   responses: Record<number, SuccessResponse>;
   /** Statuses answered with the JSON error body. */
   errors: number[];
+  /** A GET whose answers are never stored (`no-store`), so never a 304. */
+  noStore?: boolean;
   /** Documented as needing the bearer token (enforced by a middleware in `use`). */
   bearerAuth?: boolean;
   /** Middleware run before the handler, in order (token, id, body). */
@@ -84,7 +86,7 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
         ...(schema && { content: json(schema) }),
       };
     }
-    if (op.method === 'get' && !('304' in responses))
+    if (op.method === 'get' && !op.noStore && !('304' in responses))
       responses['304'] = { description: 'Not modified (matching `If-None-Match`)' };
     for (const status of [...op.errors, 500]) {
       responses[String(status)] = {

@@ -45,10 +45,15 @@ describe('probes', () => {
     await request(fixtureService().app.callback()).get('/readyz').expect(200);
   });
 
-  it('are kit operations of the OpenAPI document, beside /healthz', async () => {
+  it('are kit operations of the OpenAPI document, beside /healthz, documented without a 304', async () => {
     const { app, request } = fixtureService();
     const { body } = await request(app.callback()).get('/openapi.json').expect(200);
     expect(body.paths).to.include.keys('/healthz', '/livez', '/readyz');
     expect(body.paths['/readyz'].get.responses).to.include.keys('200', '503');
+    for (const path of ['/healthz', '/livez', '/readyz']) {
+      expect(body.paths[path].get.responses, path).not.to.have.any.keys('304');
+      await request(app.callback()).get(path).set('If-None-Match', '*').expect(200);
+    }
+    expect(body.paths['/openapi.json'].get.responses).to.include.keys('304');
   });
 });
