@@ -5,7 +5,7 @@ import { runService } from 'service-kit';
 import { createApp } from './app.js';
 import { newRecord } from './cd/records.js';
 import type { CdInput } from './cd/schema.js';
-import { checkSeed, seedCds } from './cd/seed.js';
+import { checkSeed } from './cd/seed.js';
 import { DEFAULT_DATA_FOLDER, readConfig } from './config.js';
 import { openStore, startFailure } from './store/open.js';
 import { isNewDatabaseFile } from './store/sqlite.js';
@@ -16,11 +16,10 @@ await runService('cd-service', async (logger) => {
   // A new SQLite file is made only once the seed it will get is known to be good: a bad seed
   // file stops the start before anything is created. The check streams the file; the load
   // streams it again.
-  let seedChecked = false;
-  if (config.seed && !config.mongodbUri && isNewDatabaseFile(config.dbPath)) {
-    checkSeed(config.seedFile, now);
-    seedChecked = true;
-  }
+  let seed =
+    config.seed && !config.mongodbUri && isNewDatabaseFile(config.dbPath)
+      ? checkSeed(config.seedFile, now)
+      : undefined;
   // Only the default data folder is created; any other folder must exist (the store says so).
   if (!config.mongodbUri && resolve(dirname(config.dbPath)) === DEFAULT_DATA_FOLDER) {
     mkdirSync(DEFAULT_DATA_FOLDER, { recursive: true });
@@ -30,11 +29,11 @@ await runService('cd-service', async (logger) => {
     // The seed is read only for a store that holds no CD: a broken seed file cannot stop a
     // service that has its data.
     if (config.seed && (await store.count()) === 0) {
-      if (!seedChecked) checkSeed(config.seedFile, now);
+      seed ??= checkSeed(config.seedFile, now);
       const records = function* (cds: Iterable<CdInput>) {
         for (const cd of cds) yield newRecord(cd, randomUUID(), now);
       };
-      const loaded = await store.seedOnce(records(seedCds(config.seedFile, now)));
+      const loaded = await store.seedOnce(records(seed.records()));
       if (loaded > 0)
         logger.info({ cds: loaded, file: config.seedFile }, 'loaded the sample collection');
     }

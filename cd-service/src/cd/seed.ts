@@ -11,22 +11,17 @@ const cdsFile = (now: Date) =>
   });
 
 /**
- * Checks every entry of the seed file like a POST body, streaming it, and returns how many CDs
- * it holds. A file that cannot be read, is not JSON, is not an array or holds bad entries
- * throws a SeedError of one line naming the file and, for each bad entry (the first twenty,
- * then how many more), its index, its title and the field.
+ * Checks every entry of the seed file like a POST body, streaming it: how many CDs it holds, and
+ * `records()`, its CDs trimmed as a POST body is, one at a time as the file is read again (what
+ * is in memory is one chunk of the file and its entries). A file that cannot be read, is not
+ * JSON, is not an array or holds bad entries throws a SeedError of one line naming the file and,
+ * for each bad entry (the first twenty, then how many more), its index, its title and the field;
+ * a file that is no longer the one checked throws from `records()`, at its last entry at the
+ * latest, so that the store's load keeps none of it.
  */
-export const checkSeed = (file: string, now: Date = new Date()): number => cdsFile(now).scan(file);
-
-/**
- * The CDs of a seed file that checkSeed accepted, trimmed as a POST body is, one at a time as
- * the file is read: what is in memory is one chunk of the file and its entries.
- */
-export const seedCds = (file: string, now: Date = new Date()): Generator<CdInput> =>
-  cdsFile(now).records(file);
+export const checkSeed = (file: string, now: Date = new Date()) => cdsFile(now).scan(file);
 
 /** The whole sample collection, checked (checkSeed), for small files and tests. */
-export function loadSeed(file: string, now: Date = new Date()): CdInput[] {
-  checkSeed(file, now);
-  return [...seedCds(file, now)];
-}
+export const loadSeed = (file: string, now: Date = new Date()): CdInput[] => [
+  ...checkSeed(file, now).records(),
+];

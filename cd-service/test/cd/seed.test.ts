@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { SeedError } from 'service-kit';
 import { TEXT_RULE } from '../../src/cd/schema.js';
-import { checkSeed, loadSeed, seedCds } from '../../src/cd/seed.js';
+import { checkSeed, loadSeed } from '../../src/cd/seed.js';
 import { readConfig } from '../../src/config.js';
 import { folderEachTest } from '../fixtures.js';
 
@@ -96,8 +96,9 @@ describe('the seed file as a stream', () => {
   it('checks every entry and counts them; yields the CDs trimmed, in order', () => {
     const entries = Array.from({ length: 2500 }, (_, i) => cd(i));
     writeFileSync(folder.file, JSON.stringify(entries, null, 1));
-    expect(checkSeed(folder.file)).to.equal(2500);
-    const cds = [...seedCds(folder.file)];
+    const seed = checkSeed(folder.file);
+    expect(seed.count).to.equal(2500);
+    const cds = [...seed.records()];
     expect(cds).to.have.length(2500);
     expect(cds[2499]).to.deep.equal(cd(2499));
   });
@@ -105,8 +106,10 @@ describe('the seed file as a stream', () => {
   it('reads the file a chunk at a time: the first CDs come before the rest is parsed', () => {
     // 5,000 CDs (over 64 KB), then a broken end: a parse of the whole file would fail first.
     const entries = Array.from({ length: 5000 }, (_, i) => cd(i));
+    writeFileSync(folder.file, JSON.stringify(entries));
+    const seed = checkSeed(folder.file);
     writeFileSync(folder.file, `${JSON.stringify(entries).slice(0, -1)}, {"title": `);
-    const cds = seedCds(folder.file);
+    const cds = seed.records();
     expect(cds.next().value).to.deep.equal(cd(0));
     expect(() => [...cds]).to.throw(SeedError, /cannot read the CDs: not valid JSON/);
     expect(() => checkSeed(folder.file)).to.throw(SeedError, /cannot read the CDs: not valid JSON/);
@@ -121,6 +124,6 @@ describe('the seed file as a stream', () => {
       );
     }
     writeFileSync(folder.file, ' [ ] ');
-    expect(checkSeed(folder.file)).to.equal(0);
+    expect(checkSeed(folder.file).count).to.equal(0);
   });
 });

@@ -45,7 +45,7 @@ function entryCheck<T>(rules: SeedRules<T>, record: string) {
       return {
         ok: false,
         problems: checked.details.map(
-          ({ field, message }) => `${where}: field "${field}" ${message}`,
+          ({ field, message }) => `${where}: field ${shown(field)} ${message}`,
         ),
       };
     };
@@ -65,8 +65,8 @@ function entryCheck<T>(rules: SeedRules<T>, record: string) {
 /**
  * A kind of seed file: `load(file)` streams one, checking each record as it arrives, and
  * resolves to its records and its version; `parse(data, source)` checks records in memory;
- * `scan(file)` checks a file, holding none of it, and `records(file)` yields the records of a
- * file scanned, one at a time: for a service that stores them as they come.
+ * `scan(file)` checks a file, holding none of it, and gives how many records it holds and
+ * `records()`, which yields them one at a time: for a service that stores them as they come.
  */
 export function seedFile<T>(rules: SeedRules<T>) {
   const { what, record = 'record', check, keep = (value: T) => value } = rules;
@@ -97,36 +97,49 @@ export function seedFile<T>(rules: SeedRules<T>) {
     if (!Array.isArray(data)) throw notAnArray(source, what);
     return checked(source, data);
   };
+  /** The file's entries, and its version once they have all been read. */
+  const reading = (file: string) => {
+    let version = '';
+    const entries = (function* () {
+      version = yield* seedEntries(file, what);
+    })();
+    return { entries, version: () => version };
+  };
   const load = async (file: string): Promise<{ records: T[]; version: string }> => {
     refuseTooLarge(file, what);
-    let version = '';
-    const records = checked(
-      file,
-      (function* () {
-        version = yield* seedEntries(file, what);
-      })(),
-    );
-    return { records, version };
+    const read = reading(file);
+    const records = checked(file, read.entries);
+    return { records, version: read.version() };
   };
-  /** How many records the file holds (an empty array holds none), each checked, none kept. */
-  const scan = (file: string): number => {
+  /**
+   * How many records the file holds (an empty array holds none), each checked, none kept, and
+   * `records()`: the records of the file as scanned.
+   */
+  const scan = (file: string) => {
     const problems = new Problems();
+    const read = reading(file);
     let count = 0;
-    for (const _ of passing(seedEntries(file, what), problems)) count += 1;
+    for (const _ of passing(read.entries, problems)) count += 1;
     if (problems.total > 0) throw invalid(file, problems);
-    return count;
+    return { count, records: () => records(file, read.version()) };
   };
-  /** The records of a file that `scan` accepted, one at a time as the file is read. */
-  function* records(file: string): Generator<T> {
+  /**
+   * The records of a file scanned at `version`, one at a time as it is read again: a file that
+   * is no longer the one scanned (another entry, other bytes) throws once that is known, at the
+   * end at the latest, so that a store taking them in one transaction keeps none.
+   */
+  function* records(file: string, version: string): Generator<T> {
+    const changed = () => new SeedError(`${file}: changed while it was read`);
+    const read = reading(file);
     let index = 0;
-    for (const entry of seedEntries(file, what)) {
-      const checked = checkOne(entry, index);
-      if (!checked.ok) throw new SeedError(`${file}: changed while it was read`);
-      yield checked.value;
-      index += 1;
+    for (const entry of read.entries) {
+      const checked = checkOne(entry, index++);
+      if (!checked.ok) throw changed();
+      yield keep(checked.value);
     }
+    if (read.version() !== version) throw changed();
   }
-  return { load, parse, scan, records };
+  return { load, parse, scan };
 }
 
 /** The most a process may hold: its cgroup's limit, or its V8 heap's when that is lower. */
@@ -254,22 +267,26 @@ function fieldProblem(error: ErrorObject, field: string | undefined): string | u
   const name = field ?? error.params.missingProperty ?? error.params.additionalProperty;
   if (name === undefined) return error.message;
   const message = error.keyword === 'additionalProperties' ? 'is not allowed' : error.message;
-  return `field "${name}" ${message}`;
+  return `field ${shown(name)} ${message}`;
 }
 
 /** How much of a record's name or title its label shows: never the whole of a huge one. */
 const LABEL_CHARACTERS = 40;
 
+/** A text of the file, quoted: its first 40 characters, so that a huge one keeps the message short. */
+function shown(text: string): string {
+  // Two UTF-16 units at most per character: the first 82 units hold the first 41 characters.
+  const characters = Array.from(text.slice(0, 2 * LABEL_CHARACTERS + 2));
+  return JSON.stringify(
+    characters.length > LABEL_CHARACTERS
+      ? `${characters.slice(0, LABEL_CHARACTERS).join('')}…`
+      : text,
+  );
+}
+
 /** `record 3 ("Lisbon")`: a record by its index and, when it has one as text, its name or title. */
 export function recordLabel(kind: string, index: string | number, record: unknown): string {
   const { name, title } = Object(record) as { name?: unknown; title?: unknown };
   const named = name ?? title;
-  if (typeof named !== 'string') return `${kind} ${index}`;
-  // Two UTF-16 units at most per character: the first 82 units hold the first 41 characters.
-  const characters = Array.from(named.slice(0, 2 * LABEL_CHARACTERS + 2));
-  const shown =
-    characters.length > LABEL_CHARACTERS
-      ? `${characters.slice(0, LABEL_CHARACTERS).join('')}…`
-      : named;
-  return `${kind} ${index} (${JSON.stringify(shown)})`;
+  return typeof named === 'string' ? `${kind} ${index} (${shown(named)})` : `${kind} ${index}`;
 }

@@ -184,9 +184,40 @@ describe('seed files', () => {
 
     it('counts the entries of a good file, an empty one too, and yields their values', () => {
       const file = write('names.json', '[" a ", "b"]');
-      expect(names.scan(file)).to.equal(2);
-      expect([...names.records(file)]).to.deep.equal(['a', 'b']);
-      expect(names.scan(write('none.json', ' [ ] '))).to.equal(0);
+      const scanned = names.scan(file);
+      expect(scanned.count).to.equal(2);
+      expect([...scanned.records()]).to.deep.equal(['a', 'b']);
+      expect(names.scan(write('none.json', ' [ ] ')).count).to.equal(0);
+    });
+
+    it('reads no other file than the one scanned: another entry, or the same entries in other bytes, throw', () => {
+      const file = write('names.json', '["a", "b"]');
+      for (const later of ['["a", 1]', '[]', '["a"]', '["a",  "b"]', '["b", "a"]']) {
+        const scanned = names.scan(write('names.json', '["a", "b"]'));
+        writeFileSync(file, later);
+        expect(() => [...scanned.records()], later).to.throw(
+          SeedError,
+          `${file}: changed while it was read`,
+        );
+      }
+    });
+
+    it('quotes a field as the file has it, cut to 40 characters, so that a huge name keeps the message short', async () => {
+      const long = `${'k'.repeat(1_000_000)}\n`;
+      const file = write('long-field.json', '[""]');
+      const fields = seedFile<string>({
+        what: 'names',
+        record: 'name',
+        checkEntry: () => ({ ok: false, details: [{ field: long, message: 'is not allowed' }] }),
+      });
+      expect(() => fields.scan(file)).to.throw(
+        SeedError,
+        `${file}: invalid names: name 0: field "${'k'.repeat(40)}…" is not allowed`,
+      );
+      const unknown = write('unknown.json', JSON.stringify([{ name: 'a', size: 1, [long]: 1 }]));
+      const message = await failure(unknown);
+      expect(message).to.include(`field "${'k'.repeat(40)}…" is not allowed`);
+      expect(message.length).to.be.below(300);
     });
 
     it('names every bad entry on one line, the first twenty and how many more', () => {
@@ -198,10 +229,6 @@ describe('seed files', () => {
       expect(() => names.scan(file)).to.throw(
         SeedError,
         `${file}: invalid names: ${problems.join('; ')}; and 5 more`,
-      );
-      expect(() => [...names.records(file)]).to.throw(
-        SeedError,
-        `${file}: changed while it was read`,
       );
     });
   });
