@@ -116,6 +116,13 @@ export function seedFile<T>(rules: SeedRules<T>) {
    * `records()`: the records of the file as scanned.
    */
   const scan = (file: string) => {
+    if (readableOnce(file)) {
+      throw unreadable(
+        file,
+        what,
+        'it is read twice (checked, then loaded): give a file, not a pipe or a device',
+      );
+    }
     const problems = new Problems();
     const read = reading(file);
     let count = 0;
@@ -140,6 +147,16 @@ export function seedFile<T>(rules: SeedRules<T>) {
     if (read.version() !== version) throw changed();
   }
   return { load, parse, scan };
+}
+
+/** A pipe, a socket or a device: what gives its bytes once (a missing file is seedEntries' to name). */
+function readableOnce(file: string): boolean {
+  try {
+    const stat = statSync(file);
+    return stat.isFIFO() || stat.isSocket() || stat.isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** The most a process may hold: its cgroup's limit, or its V8 heap's when that is lower. */

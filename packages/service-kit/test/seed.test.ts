@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -198,6 +199,17 @@ describe('seed files', () => {
         expect(() => [...scanned.records()], later).to.throw(
           SeedError,
           `${file}: changed while it was read`,
+        );
+      }
+    });
+
+    it('refuses a pipe or a device, which it could not read twice, naming it', () => {
+      const fifo = join(dir, 'seed.fifo');
+      execFileSync('mkfifo', [fifo]);
+      for (const file of [fifo, '/dev/null']) {
+        expect(() => names.scan(file)).to.throw(
+          SeedError,
+          `${file}: cannot read the names: it is read twice (checked, then loaded): give a file, not a pipe or a device`,
         );
       }
     });
