@@ -8,7 +8,6 @@
 #   containers/stack.sh logs [svc]  follow the logs
 #   containers/stack.sh ps          list the containers and their health
 #   containers/stack.sh test        build each service's `test` stage and run its tests inside
-#   containers/stack.sh test-images build each service's `test` stage (every stage before it too)
 #   containers/stack.sh engine      print the engine chosen
 # Env: COMPOSE_ENGINE ("docker compose" or docker-compose), COMPOSE_PROJECT_NAME (default koa-services),
 #      UP_TIMEOUT (seconds to wait for health, default 240), VERBOSE=1 (the whole build output;
@@ -24,8 +23,6 @@ LOG_TAG=stack
 cd "$REPO_ROOT"
 
 cmd=${1:-help}; shift || true
-# build_test_image SERVICE: its Dockerfile's `test` stage, and with it every stage before it.
-build_test_image() { build_image "$1-test" "$PROJECT/$1:test" . "$1/Dockerfile" test; }
 MONGO_FILES=(-f docker-compose.yml)
 SQLITE_FILES=(-f docker-compose.yml -f docker-compose.sqlite.yml)
 EXTRA_FILES=()
@@ -112,13 +109,6 @@ case $cmd in
     if [ "${#ids[@]}" -gt 0 ]; then
       echo; echo "health:"; health_of "${ids[@]}" | sed 's/^/  /'
     fi ;;
-  test-images)
-    engine_start
-    ensure_base_image
-    for service in "${SERVICES[@]}"; do
-      [ -f "$service/Dockerfile" ] || continue
-      build_test_image "$service" || die "$service: its test image does not build"
-    done ;;
   test)
     engine_start
     ensure_base_image
@@ -132,7 +122,7 @@ case $cmd in
     for service in "${SERVICES[@]}"; do
       [ -f "$service/Dockerfile" ] || continue
       log "== $service: building its test image, then npm test inside it"
-      if build_test_image "$service" &&
+      if build_image "$service-test" "$PROJECT/$service:test" . "$service/Dockerfile" test &&
         "${COMPOSE[@]}" -p "$PROJECT-test" -f docker-compose.test.yml run --rm "$service-test"; then
         log "== $service: passed"
       else
