@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
+import type { Api } from './api.js';
 import { HEALTH_PATHS } from './health.js';
 import { type Logger, silentLogger } from './log.js';
 import { METRICS_PATH, metricsRouter, processMetrics } from './metrics.js';
@@ -11,7 +12,7 @@ import { path } from './middleware/path.js';
 import { requestRecord } from './middleware/request-record.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { readQueryInOnePass, wellFormed } from './middleware/well-formed.js';
-import { type Api, DOCUMENT_PATH } from './operations.js';
+import { DOCUMENT_PATH } from './operations.js';
 import { type PagesOptions, pages } from './pages.js';
 import { type Router, routing } from './routing.js';
 

@@ -1,7 +1,6 @@
 import type { Middleware } from 'koa';
 import { CACHE_CONTROL } from './cache-control.js';
 import { errorBodySchema } from './errors.js';
-import { type HealthOptions, healthOperations } from './health.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -128,32 +127,4 @@ export function openApiDocument(info: ApiInfo, operations: readonly Operation[])
 /** The document and its page change only with a new release of the service. */
 export const DOCS_CACHE = CACHE_CONTROL.stable;
 
-export type Api = ReturnType<typeof describeApi>;
-
 export const DOCUMENT_PATH = '/openapi.json';
-
-/**
- * The operations of a JSON API, then the probes (`/healthz` reporting `health`: see
- * README.md), then the document's own, and their OpenAPI document.
- */
-export function describeApi(
-  info: ApiInfo,
-  operations: readonly Operation[],
-  health?: HealthOptions,
-) {
-  const self: Operation = {
-    id: 'openApiDocument',
-    method: 'get',
-    path: DOCUMENT_PATH,
-    summary: 'This document (OpenAPI 3.1)',
-    responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object' } } },
-    errors: [],
-    handler: (ctx) => {
-      ctx.set('Cache-Control', DOCS_CACHE);
-      ctx.body = document;
-    },
-  };
-  const all = [...operations, ...(health ? healthOperations(health) : []), self];
-  const document = openApiDocument(info, all);
-  return { document, operations: all };
-}

@@ -2,9 +2,10 @@ import { get, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
+import { describeApi } from '../src/api.js';
 import { serviceApp } from '../src/app.js';
 import { answerList, LISTS_AT_ONCE, WHOLE_LIST_MAX } from '../src/cache-control.js';
-import { describeApi, type Operation } from '../src/operations.js';
+import type { Operation } from '../src/operations.js';
 import { listen } from '../src/testing/http.js';
 
 /** Text that compresses little (a quarter at best), so that a compressor cannot hide a backlog. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { describeApi } from '../src/api.js';
 import type { Operation } from '../src/operations.js';
-import { describeApi } from '../src/operations.js';
 import { fixtureService } from './fixture.js';
 
 /** A header's comma-separated names, sorted. */

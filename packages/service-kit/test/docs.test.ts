@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
+import { describeApi } from '../src/api.js';
 import type { Operation } from '../src/operations.js';
-import { describeApi } from '../src/operations.js';
 import { fixtureService } from './fixture.js';
 
 describe('OpenAPI document and /docs', () => {

@@ -2,9 +2,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import request from 'supertest';
+import { describeApi } from '../src/api.js';
 import { serviceApp } from '../src/app.js';
 import { judgePreconditions, requestPreconditions } from '../src/conditional-get.js';
-import { describeApi } from '../src/operations.js';
 import { expectErrorBody } from '../src/testing/http.js';
 
 /** A service with one resource over the compression threshold, sent under a strong tag. */

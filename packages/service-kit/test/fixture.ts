@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import createError from 'http-errors';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
+import { describeApi } from '../src/api.js';
 import { type ServiceAppOptions, serviceApp } from '../src/app.js';
 import { BadRequest, NotFound } from '../src/errors.js';
 import { Router } from '../src/index.js';
 import type { Operation } from '../src/operations.js';
-import { describeApi } from '../src/operations.js';
 import { setPageHeaders } from '../src/paging.js';
 import { Conformance } from '../src/testing/conformance.js';
 
