@@ -4,8 +4,8 @@ import { type CdStore, STORE_KINDS } from '../store/store.js';
 /**
  * What GET /healthz reports (the kit's probes, README.md): up when the store answers a trivial
  * query, 503 (and an error logged) when not, and whether the store takes writes; /readyz is 503
- * too when the store does not answer. A store that takes no writes (a full disk) still serves reads and deletes,
- * which free space: it stays ready.
+ * too when the store does not answer. A store that takes no writes (a full disk) still serves
+ * reads and deletes, which free space: it stays ready.
  */
 export const cdHealth = (store: CdStore, logger: Logger | undefined) => ({
   summary: 'Whether the service and its store answer, and whether the store takes writes',
